@@ -1,0 +1,3 @@
+from kopipasta.cli import main
+
+main()

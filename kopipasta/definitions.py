@@ -1,0 +1,241 @@
+"""Source → the definitions a TARGET_NODE can name.
+
+The language's query file says which nodes are definitions; this module adds
+what a query cannot: the chain of enclosing definitions, functions that are
+methods because of where they stand, locals that are not definitions at all,
+and the wrappers (decorators, `export`, overload stubs) that belong to each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kopipasta.languages import LanguageSpec, query_matches
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+
+# Kinds whose bodies hold locals: a variable inside one is not a definition.
+_FUNCTION_KINDS = frozenset({"function", "method"})
+_CLASS_KINDS = frozenset({"class", "interface", "struct", "impl", "trait"})
+_PYTHON_STATEMENT_PARENTS = frozenset({"module", "block", "expression_statement"})
+_PROTOCOL_BASES = frozenset({"Protocol", "typing.Protocol", "typing_extensions.Protocol"})
+_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
+
+
+@dataclass(frozen=True)
+class Definition:
+    kind: str  # function, method, class, interface, type, enum, module, variable
+    name: str
+    scope: tuple[str, ...]  # names of the enclosing definitions, outermost first
+    start: int  # byte where the definition itself starts (after decorators and `export`)
+    end: int  # byte where it ends
+    outer_start: int  # byte where its decorators, `export` and overload stubs start
+    line: int  # 1-based line of `start`
+    end_line: int  # 1-based line of `end`
+    also_fits: frozenset[str] = frozenset()  # further kinds: component, interface (Protocol), …
+
+    @property
+    def qualified_name(self) -> str:
+        return ".".join((*self.scope, self.name))
+
+    def fits(self, kind: str) -> bool:
+        if kind == self.kind or kind in self.also_fits:
+            return True
+        return kind == "function" and self.kind == "method"
+
+
+@dataclass(frozen=True)
+class _Captured:
+    pattern: int
+    kind: str  # "overload" or a definition kind
+    node: Node
+    name: str
+
+
+def _key(node: Node) -> tuple[int, int, str]:
+    return (node.start_byte, node.end_byte, node.type)
+
+
+def _captures(spec: LanguageSpec, root: Node) -> dict[tuple[int, int, str], _Captured]:
+    """Each captured node with the kind of the first pattern that captured it."""
+    found: dict[tuple[int, int, str], _Captured] = {}
+    for pattern, captures in query_matches(spec, root):
+        names = captures.get("name")
+        if not names:
+            continue
+        for capture, nodes in captures.items():
+            if capture == "overload":
+                kind = "overload"
+            elif capture.startswith("definition."):
+                kind = capture.removeprefix("definition.")
+            else:
+                continue
+            node = nodes[0]
+            previous = found.get(_key(node))
+            if previous is None or pattern < previous.pattern:
+                name = (names[0].text or b"").decode("utf-8", "replace")
+                found[_key(node)] = _Captured(pattern, kind, node, name)
+    return found
+
+
+def _outer(spec: LanguageSpec, node: Node) -> Node:
+    """The node with the wrappers that belong to this definition (decorators, export)."""
+    while node.parent is not None and node.parent.type in spec.wrapper_types:
+        node = node.parent
+    return node
+
+
+def _own_start(spec: LanguageSpec, node: Node) -> int:
+    """Where the definition starts once its own leading decorators are skipped."""
+    for child in node.children:
+        if child.type not in spec.prefix_types and child.type not in spec.comment_types:
+            return child.start_byte
+    return node.start_byte
+
+
+def _base_names(node: Node) -> set[str]:
+    superclasses = node.child_by_field_name("superclasses")
+    if superclasses is None:
+        return set()
+    return {
+        (child.text or b"").decode("utf-8", "replace")
+        for child in superclasses.named_children
+        if child.type in ("identifier", "attribute")
+    }
+
+
+def _also_fits(spec: LanguageSpec, kind: str, name: str, node: Node) -> frozenset[str]:
+    extra: set[str] = set()
+    if spec.has_components and kind in ("function", "class") and name[:1].isupper():
+        extra.add("component")
+    if node.type in ("lexical_declaration", "variable_declaration", "field_definition", "public_field_definition"):
+        extra.add("variable")  # `const X = () => …` is a const as well as a function
+    if node.type == "class_definition":
+        bases = _base_names(node)
+        if bases & _PROTOCOL_BASES:
+            extra.add("interface")
+        if {b.rsplit(".", 1)[-1] for b in bases} & _ENUM_BASES:
+            extra.add("enum")
+    return frozenset(extra)
+
+
+def list_definitions(spec: LanguageSpec, tree: Tree) -> list[Definition]:
+    """Every addressable definition of the file, in file order."""
+    captured = _captures(spec, tree.root_node)
+    definitions: list[Definition] = []
+    for item in captured.values():
+        if item.kind == "overload":
+            continue
+        node = item.node
+        if spec.grammar == "python" and item.kind == "variable" and (
+            node.parent is None or node.parent.type not in _PYTHON_STATEMENT_PARENTS
+        ):
+            continue  # `a = b = 1`: only the outer assignment is a statement
+        enclosing = _enclosing(node, captured)
+        enclosing_kind = enclosing[-1].kind if enclosing else None
+        kind = item.kind
+        if kind == "variable" and enclosing_kind in _FUNCTION_KINDS:
+            continue  # a local
+        if kind == "function" and enclosing_kind in _CLASS_KINDS:
+            kind = "method"
+        outer = _outer(spec, node)
+        if outer is not node and _overload_in(spec, outer, captured) is not None:
+            continue  # a Python `@overload` stub: part of the definition below it
+        outer_start = _first_overload_start(spec, outer, item.name, captured)
+        start = _own_start(spec, node)
+        definitions.append(
+            Definition(
+                kind=kind,
+                name=item.name,
+                scope=tuple(e.name for e in enclosing),
+                start=start,
+                end=node.end_byte,
+                outer_start=outer_start,
+                line=node.start_point[0] + 1,
+                end_line=node.end_point[0] + 1,
+                also_fits=_also_fits(spec, kind, item.name, node),
+            )
+        )
+    definitions.sort(key=lambda d: (d.start, -d.end))
+    return definitions
+
+
+def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> list[_Captured]:
+    """The definitions around `node`, outermost first, with their effective kinds."""
+    chain: list[_Captured] = []
+    parent = node.parent
+    while parent is not None:
+        item = captured.get(_key(parent))
+        if item is not None and item.kind != "overload":
+            chain.append(item)
+        parent = parent.parent
+    chain.reverse()
+    # A function directly inside a class is a method: the rule applies to the chain too.
+    effective: list[_Captured] = []
+    for i, item in enumerate(chain):
+        kind = item.kind
+        if kind == "function" and i > 0 and effective[i - 1].kind in _CLASS_KINDS:
+            kind = "method"
+        effective.append(_Captured(item.pattern, kind, item.node, item.name))
+    return effective
+
+
+def _first_overload_start(
+    spec: LanguageSpec, outer: Node, name: str, captured: dict[tuple[int, int, str], _Captured]
+) -> int:
+    """Overload stubs just above a definition are part of it, like its decorators."""
+    start = outer.start_byte
+    sibling = outer.prev_named_sibling
+    while sibling is not None:
+        stub = _overload_in(spec, sibling, captured)
+        if stub is None or stub.name != name:
+            break
+        start = sibling.start_byte
+        sibling = sibling.prev_named_sibling
+    return start
+
+
+def _overload_in(
+    spec: LanguageSpec, node: Node, captured: dict[tuple[int, int, str], _Captured]
+) -> _Captured | None:
+    """The overload stub that `node` is, or wraps (`export function f(): T;`)."""
+    while True:
+        item = captured.get(_key(node))
+        if item is not None:
+            return item if item.kind == "overload" else None
+        if node.type not in spec.wrapper_types or node.named_child_count == 0:
+            return None
+        node = node.named_children[-1]
+
+
+def comment_block_start(tree: Tree, data: bytes, outer_start: int) -> int | None:
+    """Start of the comment lines directly above a definition, if any.
+
+    Contiguous comments at the definition's indentation, with no blank line
+    between them and the definition, belong to it (PROTOCOL.md §4).
+    """
+    line_start = data.rfind(b"\n", 0, outer_start) + 1
+    indent = outer_start - line_start
+    block_start: int | None = None
+    cursor = line_start
+    while cursor > 0:
+        previous_end = cursor - 1  # the "\n" ending the line above
+        previous_text_end = previous_end
+        if previous_text_end > 0 and data[previous_text_end - 1 : previous_text_end] == b"\r":
+            previous_text_end -= 1
+        previous_start = data.rfind(b"\n", 0, previous_end) + 1
+        line = data[previous_start:previous_text_end]
+        if not line.strip():
+            break
+        last = previous_start + len(line.rstrip()) - 1
+        node = tree.root_node.descendant_for_byte_range(last, last + 1)
+        if node is None or "comment" not in node.type:
+            break
+        comment_line_start = data.rfind(b"\n", 0, node.start_byte) + 1
+        if node.start_byte - comment_line_start != indent or data[comment_line_start : node.start_byte].strip():
+            break
+        block_start = node.start_byte
+        cursor = comment_line_start
+    return block_start

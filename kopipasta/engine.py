@@ -1,0 +1,164 @@
+"""apply_reply: one reply through the whole pipeline (docs/ARCHITECTURE.md).
+
+Every block is planned, resolved, spliced and checked in memory, in reply
+order; only then are the files whose blocks all succeeded written, each
+atomically. Nothing before `commit` touches the disk, so a dry run is simply
+"stop before commit".
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from kopipasta import journal
+from kopipasta.errors import PatchError, ReplyError
+from kopipasta.intake import parse_reply
+from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
+from kopipasta.operations import Document, apply_patch, open_document
+from kopipasta.plan import plan
+from kopipasta.workspace import confine, load, normalise, write_atomic
+
+
+@dataclass
+class _FileState:
+    document: Document
+    original: bytes | None  # bytes on disk before the reply; None: the file does not exist
+    blocks: list[int] = field(default_factory=list)  # outcome indices of the blocks that touched it
+    failed_block: int | None = None  # the first block on this file that failed
+
+
+def apply_reply(
+    text: str,
+    root: Path,
+    *,
+    dry_run: bool = False,
+    strict: bool = False,
+    only: tuple[str, ...] = (),
+) -> Report:
+    """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules."""
+    blocks = parse_reply(text)
+    if not blocks:
+        return _reply_error("The reply holds no code blocks")
+    outcomes: list[Outcome] = []
+    files: dict[str, _FileState] = {}
+    for block in blocks:
+        outcomes.append(_apply_block(block, root, files, only))
+    if all(o.status is Status.SKIPPED for o in outcomes):
+        return Report(
+            tuple(outcomes),
+            (),
+            written=False,
+            reply_error=f"The reply holds no patch: none of its {len(blocks)} code blocks names a file",
+        )
+    return _commit(root, outcomes, files, dry_run=dry_run, strict=strict)
+
+
+def _reply_error(message: str) -> Report:
+    return Report((), (), written=False, reply_error=message)
+
+
+def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: tuple[str, ...]) -> Outcome:
+    patch: Patch | None = None
+    state: _FileState | None = None
+    try:
+        patch = plan(block)
+        if patch is None:
+            return Outcome(block.index, block.line, None, None, None, Status.SKIPPED, "no FILE: explanation, not a patch")
+        path = normalise(patch.file)
+        if only and not any(fnmatch.fnmatchcase(path, pattern) for pattern in only):
+            raise PatchError(
+                f"{patch.file} is outside the files this run may change (--only {' '.join(only)})",
+                "widen --only, or drop this block",
+            )
+        state = files.get(path)
+        if state is None:
+            source = load(root, patch.file)
+            state = _FileState(open_document(source), source.to_bytes() if source.exists else None)
+            files[path] = state
+        before = state.document.source.data
+        edit = apply_patch(patch, state.document)
+        state.document.update(edit.data, edit.tree)
+        added, removed = _line_counts(before, edit.data)
+        status = Status.UNCHANGED if edit.data == before and state.document.source.exists else Status.APPLIED
+        state.blocks.append(block.index)
+        return Outcome(block.index, block.line, path, patch.operation, patch.target, status, edit.note, "", added, removed)
+    except PatchError as error:
+        if state is not None:
+            state.blocks.append(block.index)
+            if state.failed_block is None:
+                state.failed_block = block.index
+        return _failed(block, patch, error.message, error.hint)
+    except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
+        if state is not None and state.failed_block is None:
+            state.failed_block = block.index
+        return _failed(block, patch, f"Internal error ({type(error).__name__}: {error})", "this is a bug in kopipasta; please report it with the reply")
+
+
+def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outcome:
+    return Outcome(
+        block.index,
+        block.line,
+        patch.file if patch else block.file,
+        patch.operation if patch else None,
+        patch.target if patch else None,
+        Status.FAILED,
+        message,
+        hint,
+    )
+
+
+def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
+    """Lines added and removed, diffing only the region that changed."""
+    if before == after:
+        return 0, 0
+    prefix = 0
+    limit = min(len(before), len(after))
+    while prefix < limit and before[prefix] == after[prefix]:
+        prefix += 1
+    prefix = before.rfind(b"\n", 0, prefix) + 1
+    suffix = 0
+    while suffix < limit - prefix and before[-1 - suffix] == after[-1 - suffix]:
+        suffix += 1
+    old_lines = before[prefix : len(before) - suffix].splitlines()
+    new_lines = after[prefix : len(after) - suffix].splitlines()
+    added = removed = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+        if tag in ("replace", "delete"):
+            removed += i2 - i1
+        if tag in ("replace", "insert"):
+            added += j2 - j1
+    return added, removed
+
+
+def _commit(
+    root: Path, outcomes: list[Outcome], files: dict[str, _FileState], *, dry_run: bool, strict: bool
+) -> Report:
+    first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
+    changes: list[FileChange] = []
+    for path, state in files.items():
+        after = state.document.source.to_bytes()
+        if state.failed_block is not None:
+            _hold_back(outcomes, state.blocks, f"not written: block {state.failed_block} on this file failed")
+        elif strict and first_failure is not None:
+            _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed")
+        elif after != state.original:
+            changes.append(FileChange(path, state.original, after))
+    written = bool(changes) and not dry_run
+    if written:
+        journal.record(root, changes)
+        for change in changes:
+            write_atomic(confine(root, change.path), change.after)
+    return Report(tuple(outcomes), tuple(changes), written=written)
+
+
+def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str) -> None:
+    """Blocks that applied in memory but whose file is not written are reported as skipped."""
+    for i, outcome in enumerate(outcomes):
+        if outcome.block_index in block_indices and outcome.status is Status.APPLIED:
+            outcomes[i] = replace(outcome, status=Status.SKIPPED, message=reason)
+
+
+__all__ = ["apply_reply", "ReplyError", "Operation"]

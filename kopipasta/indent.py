@@ -1,0 +1,105 @@
+"""Fit a payload's indentation to the place it lands (PROTOCOL.md §4, Re-indentation).
+
+The payload is dedented to its own margin, each line's indentation is
+converted from the payload's unit (2 spaces, 4 spaces, a tab) to the file's,
+and the place's base indentation is put in front. Lines that start inside a
+multi-line string are values, not layout: they are never touched, except the
+lines of a docstring, which move by exactly as much as the line it opens on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Set
+from dataclasses import dataclass
+
+# Enough lines to learn a file's indent unit without reading a huge file twice.
+_UNIT_SAMPLE_LINES = 4000
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One level of indentation: a tab, or a number of spaces."""
+
+    text: str
+
+    @property
+    def width(self) -> int:
+        return 1 if self.text == "\t" else len(self.text)
+
+
+def _leading(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def detect_unit(lines: Iterable[str]) -> Unit | None:
+    """The indentation step most often taken from one line to the next, or None."""
+    steps: Counter[str] = Counter()
+    previous = ""
+    for count, line in enumerate(lines):
+        if count >= _UNIT_SAMPLE_LINES:
+            break
+        if not line.strip():
+            continue
+        indent = _leading(line)
+        if len(indent) > len(previous) and indent.startswith(previous):
+            step = indent[len(previous) :]
+            if step.strip("\t") == "":
+                steps["\t"] += 1
+            elif step.strip(" ") == "":
+                steps[step] += 1
+        previous = indent
+    if not steps:
+        return None
+    # The most common step; on a tie the smaller one, since deeper steps are multiples.
+    best = max(steps.items(), key=lambda item: (item[1], -len(item[0])))[0]
+    return Unit(best)
+
+
+def _columns(indent: str, unit: Unit) -> int:
+    """Indentation width in units of the payload's own step (a tab counts as one step)."""
+    return sum(unit.width if ch == "\t" else 1 for ch in indent)
+
+
+def reindent(
+    payload: str,
+    *,
+    base: str,
+    file_unit: Unit | None,
+    frozen: Set[int] = frozenset(),
+    docstring: dict[int, int] | None = None,
+) -> list[str]:
+    """The payload's lines, each with the indentation it must have in the file.
+
+    `frozen` holds the indices of lines that start inside a string literal;
+    `docstring` maps such a line to the index of the line its docstring opens
+    on, for the lines that move with it instead of staying put.
+    """
+    lines = payload.split("\n")
+    docstring = docstring or {}
+    layout = [i for i, line in enumerate(lines) if line.strip() and i not in frozen]
+    payload_unit = detect_unit(lines[i] for i in layout) or file_unit or Unit("    ")
+    target_unit = file_unit or payload_unit
+    margin = min((_columns(_leading(lines[i]), payload_unit) for i in layout), default=0)
+
+    out: list[str] = []
+    old_indent: dict[int, str] = {}
+    new_indent: dict[int, str] = {}
+    for i, line in enumerate(lines):
+        if i in frozen:
+            opener = docstring.get(i)
+            if opener is not None and line.startswith(old_indent.get(opener, "\0")):
+                out.append(new_indent[opener] + line[len(old_indent[opener]) :])
+            else:
+                out.append(line)
+            continue
+        if not line.strip():
+            out.append("")
+            continue
+        indent = _leading(line)
+        relative = max(_columns(indent, payload_unit) - margin, 0)
+        levels, rest = divmod(relative, payload_unit.width)
+        fitted = base + target_unit.text * levels + " " * rest
+        old_indent[i], new_indent[i] = indent, fitted
+        out.append(fitted + line[len(indent) :])
+    return out

@@ -1,0 +1,120 @@
+"""The values that flow through the pipeline: reply blocks, patches, outcomes, reports.
+
+Every stage takes and returns these frozen dataclasses, so a stage can be tested
+on its own and nothing downstream can mutate what an earlier stage decided.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+# Directive keys of the protocol (PROTOCOL.md §2), upper-cased.
+FILE_KEY = "FILE"
+TARGET_KEYS = (
+    "TARGET_NODE",
+    "TARGET_PATH",
+    "INSERT_AFTER",
+    "INSERT_BEFORE",
+    "APPEND_TO",
+    "DELETE_NODE",
+)
+DIRECTIVE_KEYS = (FILE_KEY, *TARGET_KEYS)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block of a reply, with its header directives taken off."""
+
+    index: int  # 1-based position among all fenced blocks of the reply
+    line: int  # 1-based line of the opening fence in the reply
+    info: str  # the fence's info string, e.g. "python"
+    directives: tuple[tuple[str, str], ...]  # (KEY, value) in header order, keys upper-cased
+    file: str | None  # from FILE, or from the line naming a file just above the fence
+    payload: str  # the block's content after the header, "\n" line endings
+
+    def directive(self, key: str) -> str | None:
+        for k, v in self.directives:
+            if k == key:
+                return v
+        return None
+
+
+class Operation(str, enum.Enum):
+    REPLACE_NODE = "replace_node"  # TARGET_NODE
+    SET_PATH = "set_path"  # TARGET_PATH
+    WHOLE_FILE = "whole_file"  # FILE and no target
+    INSERT_AFTER = "insert_after"
+    INSERT_BEFORE = "insert_before"
+    APPEND_TO = "append_to"
+    DELETE_NODE = "delete_node"
+
+
+OPERATION_OF_KEY = {
+    "TARGET_NODE": Operation.REPLACE_NODE,
+    "TARGET_PATH": Operation.SET_PATH,
+    "INSERT_AFTER": Operation.INSERT_AFTER,
+    "INSERT_BEFORE": Operation.INSERT_BEFORE,
+    "APPEND_TO": Operation.APPEND_TO,
+    "DELETE_NODE": Operation.DELETE_NODE,
+}
+
+
+@dataclass(frozen=True)
+class Patch:
+    """What one block asks for: an operation on one file."""
+
+    block: Block
+    file: str  # as written in the reply, relative to the project root
+    operation: Operation
+    target: str | None  # the raw target text (`function TableBody`, `dependencies`), None for whole-file
+    payload: str
+
+
+class Status(str, enum.Enum):
+    APPLIED = "applied"
+    UNCHANGED = "unchanged"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The report line for one block."""
+
+    block_index: int
+    block_line: int
+    file: str | None
+    operation: Operation | None
+    target: str | None
+    status: Status
+    message: str = ""  # the one-line reason for failed/skipped, or a note (renamed, created)
+    hint: str = ""  # what to do about a failure
+    lines_added: int = 0
+    lines_removed: int = 0
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file's contents before and after the reply, as bytes on disk."""
+
+    path: str  # relative to the root, "/"-separated
+    before: bytes | None  # None: the reply creates the file
+    after: bytes
+
+
+@dataclass(frozen=True)
+class Report:
+    outcomes: tuple[Outcome, ...]
+    changes: tuple[FileChange, ...]  # files whose bytes differ after the reply
+    written: bool  # False for --dry-run, or when --strict stopped every write
+    reply_error: str = ""  # set when the reply could not be read or held no patch
+    notes: tuple[str, ...] = field(default_factory=tuple)  # one-line remarks for people
+
+    @property
+    def failed(self) -> bool:
+        return any(o.status is Status.FAILED for o in self.outcomes)
+
+    @property
+    def patch_count(self) -> int:
+        return sum(1 for o in self.outcomes if o.status is not Status.SKIPPED)

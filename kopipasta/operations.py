@@ -1,0 +1,149 @@
+"""One patch applied to one file in memory: resolve, render, splice, check.
+
+Each operation takes the file as it stands after the blocks before it and
+returns the new data, or raises a PatchError. Nothing here writes to disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from kopipasta import datapath, wholefile
+from kopipasta.check import check_syntax
+from kopipasta.definitions import Definition, list_definitions
+from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
+from kopipasta.languages import LanguageSpec, language_for_path, parse
+from kopipasta.model import Operation, Patch
+from kopipasta.resolve import parse_target, resolve
+from kopipasta.splice import replace_definition
+from kopipasta.workspace import Source
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
+
+
+@dataclass
+class Document:
+    """A file being patched, with its parse tree kept while the data does not change."""
+
+    source: Source
+    spec: LanguageSpec | None
+    _tree: Tree | None = field(default=None, repr=False)
+
+    @property
+    def tree(self) -> Tree:
+        assert self.spec is not None
+        if self._tree is None:
+            self._tree = parse(self.spec, self.source.data)
+        return self._tree
+
+    def update(self, data: bytes, tree: Tree | None) -> None:
+        self.source = self.source.with_data(data)
+        self._tree = tree
+
+
+@dataclass(frozen=True)
+class Edit:
+    data: bytes
+    tree: Tree | None  # the new data's tree, when the check parsed it
+    note: str = ""  # said in the report beside `applied` (a rename, a created file)
+
+
+def open_document(source: Source) -> Document:
+    return Document(source, language_for_path(source.path))
+
+
+def apply_patch(patch: Patch, document: Document) -> Edit:
+    if patch.operation is Operation.WHOLE_FILE:
+        return _whole_file(patch, document)
+    if not document.source.exists:
+        raise TargetNotFound(
+            f"Cannot apply {patch.operation.name} to {patch.file}: the file does not exist",
+            "to create it, send the whole file with FILE and no target",
+        )
+    if patch.operation is Operation.SET_PATH:
+        return _set_path(patch, document)
+    if patch.operation is Operation.REPLACE_NODE:
+        return _replace_node(patch, document)
+    raise UnsupportedFile(
+        f"{patch.operation.name} {patch.target} in {patch.file}: this operation is not supported yet",
+        "replace the enclosing definition with TARGET_NODE instead",
+    )
+
+
+def _code_document(patch: Patch, document: Document) -> LanguageSpec:
+    if document.spec is None:
+        supported = ", ".join(ext for spec in _languages() for ext in spec.extensions)
+        raise UnsupportedFile(
+            f"TARGET_NODE {patch.target} in {patch.file}: no grammar for this file type (supported: {supported})",
+            "send the whole file instead (FILE and no target)",
+        )
+    return document.spec
+
+
+def _languages() -> tuple[LanguageSpec, ...]:
+    from kopipasta.languages import LANGUAGES
+
+    return LANGUAGES
+
+
+def _replace_node(patch: Patch, document: Document) -> Edit:
+    spec = _code_document(patch, document)
+    assert patch.target is not None
+    target = parse_target(patch.target, patch.file)
+    data = document.source.data
+    tree = document.tree
+    definitions = list_definitions(spec, tree)
+    definition = resolve(target, definitions, patch.file)
+    splice = replace_definition(spec, tree, data, definition, patch.payload, document.source.newline)
+    if splice.data == data:
+        return Edit(data, tree)
+    new_tree = check_syntax(spec, patch.file, str(target), data, tree, splice.data)
+    return Edit(splice.data, new_tree, _rename_note(spec, definition, new_tree, splice.start, splice.new_end))
+
+
+def _rename_note(spec: LanguageSpec, old: Definition, tree: Tree, start: int, end: int) -> str:
+    """Say so when the payload renamed what it replaced (PROTOCOL.md §7)."""
+    landed = [d for d in list_definitions(spec, tree) if start <= d.start < end and d.scope == old.scope]
+    if not landed or any(d.name == old.name for d in landed):
+        return ""
+    return f"renamed '{old.qualified_name}' to '{landed[0].qualified_name}'"
+
+
+def _set_path(patch: Patch, document: Document) -> Edit:
+    assert patch.target is not None
+    if not datapath.is_json_file(patch.file):
+        raise UnsupportedFile(
+            f"TARGET_PATH {patch.target} in {patch.file}: data paths work in JSON files only for now",
+            "send the whole file instead (FILE and no target)",
+        )
+    text = document.source.data.decode("utf-8")
+    payload = patch.payload.replace("\n", document.source.newline) if document.source.newline != "\n" else patch.payload
+    new_text = datapath.set_json_value(
+        text,
+        patch.target,
+        payload,
+        file=patch.file,
+        allow_comments=datapath.allows_comments(patch.file),
+    )
+    return Edit(new_text.encode("utf-8"), None)
+
+
+def _whole_file(patch: Patch, document: Document) -> Edit:
+    source = document.source
+    python = document.spec is not None and document.spec.grammar == "python"
+    if source.exists:
+        if not patch.payload.strip() and source.data.strip():
+            raise PayloadError(
+                f"Whole-file block for {patch.file} is empty: it would erase the file",
+                "to change part of it use TARGET_NODE; delete files yourself",
+            )
+        wholefile.check_complete(patch.payload, file=patch.file, python=python)
+    final_newline = source.data.endswith(b"\n") if source.exists and source.data else True
+    data = wholefile.file_bytes(patch.payload, newline=source.newline, final_newline=final_newline)
+    tree = None
+    if document.spec is not None and data != source.data:
+        old_data = source.data if source.exists else b""
+        tree = check_syntax(document.spec, patch.file, "the whole file", old_data, parse(document.spec, old_data), data)
+    return Edit(data, tree, "" if source.exists else "created")

@@ -1,0 +1,45 @@
+; Definitions kopipasta can target in JavaScript and JSX.
+; Capture scheme: @definition.<kind> on the definition node, @name on its name.
+; A node captured by several patterns keeps the kind of the first one, so the
+; function-valued declarations come before the plain variables.
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+
+(class_declaration name: (identifier) @name) @definition.class
+
+(method_definition
+  name: [(property_identifier) (private_property_identifier)] @name) @definition.method
+
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression)]) @definition.method
+
+; Only a declaration of one name is a definition: `const a = 1, b = 2` is not.
+; const X = () => …, const X = function …, const X = memo(() => …), forwardRef(function …)
+(lexical_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function)
+            (function_expression)
+            (generator_function)
+            (call_expression
+              arguments: (arguments . [(arrow_function) (function_expression)]))])
+  .) @definition.function
+(variable_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function)
+            (function_expression)
+            (generator_function)
+            (call_expression
+              arguments: (arguments . [(arrow_function) (function_expression)]))])
+  .) @definition.function
+
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @name) @definition.variable
+
+(lexical_declaration . (variable_declarator name: (identifier) @name) .) @definition.variable
+(variable_declaration . (variable_declarator name: (identifier) @name) .) @definition.variable

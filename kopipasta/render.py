@@ -1,0 +1,74 @@
+"""Payload → the lines to splice in: string literals found, then re-indented.
+
+Which lines are values (inside a multi-line string, template literal or
+docstring) is read from the payload's own parse tree, so re-indentation never
+changes what a program computes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kopipasta.indent import Unit, reindent
+from kopipasta.languages import LanguageSpec, parse
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# JS/TS class members do not parse at the top level; inside this wrapper they do.
+_CLASS_WRAPPER_OPEN = "class __kopipasta_wrapper__ {\n"
+_CLASS_WRAPPER_CLOSE = "\n}\n"
+
+
+def string_lines(spec: LanguageSpec, payload: str) -> tuple[set[int], dict[int, int]]:
+    """Lines starting inside a string literal, and for docstring lines the line the docstring opens on."""
+    offset = 0
+    tree = parse(spec, payload.encode("utf-8"))
+    if tree.root_node.has_error and spec.grammar != "python":
+        wrapped = parse(spec, (_CLASS_WRAPPER_OPEN + payload + _CLASS_WRAPPER_CLOSE).encode("utf-8"))
+        if not wrapped.root_node.has_error:
+            tree, offset = wrapped, 1
+    frozen: set[int] = set()
+    docstring: dict[int, int] = {}
+    stack: list[Node] = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type in spec.string_types:
+            first, last = node.start_point[0], node.end_point[0]
+            if last > first:
+                is_doc = _is_docstring(node)
+                for row in range(first + 1, last + 1):
+                    frozen.add(row - offset)
+                    if is_doc:
+                        docstring[row - offset] = first - offset
+            continue
+        stack.extend(node.children)
+    return frozen, docstring
+
+
+def _is_docstring(node: Node) -> bool:
+    """A string that is the first statement of a module, class or function (Python)."""
+    statement = node.parent
+    if statement is not None and statement.type == "expression_statement":
+        if statement.named_child_count != 1:
+            return False
+        node, statement = statement, statement.parent
+    if statement is None or statement.type not in ("block", "module"):
+        return False
+    first = next((c for c in statement.named_children if c.type != "comment"), None)
+    if first is None or (first.start_byte, first.end_byte) != (node.start_byte, node.end_byte):
+        return False
+    # A module's first string, or the body of a def/class. A payload that is
+    # only a method at column 0 parses as a module: its def's body is a block.
+    return statement.type == "module" or (
+        statement.parent is not None and statement.parent.type in ("function_definition", "class_definition")
+    )
+
+
+def render_lines(spec: LanguageSpec | None, payload: str, *, base: str, file_unit: Unit | None) -> list[str]:
+    """The payload's lines, re-indented to `base` and the file's indent unit."""
+    if spec is None:
+        frozen, docstring = set(), {}
+    else:
+        frozen, docstring = string_lines(spec, payload)
+    return reindent(payload, base=base, file_unit=file_unit, frozen=frozen, docstring=docstring)

@@ -1,0 +1,178 @@
+"""What a Report looks like: a table and diffs for people, JSON for programs, and the exit status.
+
+Exit statuses (also in `kopipasta apply --help` and the README):
+  0  every patch applied, or was already in place
+  1  at least one patch failed (with --strict, nothing was written)
+  2  the reply could not be read, or held no patch at all
+  3  the patches were written but the --verify command failed
+     (with --revert-on-fail they were put back first)
+
+rich is imported only by the functions that print with it, so `--json` and
+the library never pay for it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import TYPE_CHECKING, Any
+
+from kopipasta.model import FileChange, Outcome, Report, Status
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_NO_PATCH = 2
+EXIT_VERIFY_FAILED = 3
+
+_ICONS = {
+    Status.APPLIED: ("✅", "green"),
+    Status.UNCHANGED: ("＝", "cyan"),
+    Status.FAILED: ("❌", "red"),
+    Status.SKIPPED: ("–", "yellow"),
+}
+
+
+def exit_status(report: Report) -> int:
+    if report.reply_error:
+        return EXIT_NO_PATCH
+    return EXIT_FAILED if report.failed else EXIT_OK
+
+
+def failure_line(outcome: Outcome) -> str:
+    """The one line a failure reads as: what went wrong, then what to do."""
+    return f"{outcome.message} — {outcome.hint}" if outcome.hint else outcome.message
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "block": outcome.block_index,
+        "line": outcome.block_line,
+        "file": outcome.file,
+        "operation": outcome.operation.value if outcome.operation else None,
+        "target": outcome.target,
+        "status": outcome.status.value,
+        "message": outcome.message,
+        "hint": outcome.hint,
+        "lines_added": outcome.lines_added,
+        "lines_removed": outcome.lines_removed,
+    }
+
+
+def report_json(report: Report, *, dry_run: bool, extra: dict[str, Any] | None = None) -> str:
+    data: dict[str, Any] = {
+        "exit_status": exit_status(report),
+        "dry_run": dry_run,
+        "written": report.written,
+        "error": report.reply_error or None,
+        "files_changed": [c.path for c in report.changes],
+        "blocks": [outcome_json(o) for o in report.outcomes],
+    }
+    if extra:
+        data.update(extra)
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def unified_diff(change: FileChange) -> list[str]:
+    before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    after = change.after.decode("utf-8", "replace").splitlines(keepends=True)
+    label_before = change.path if change.before is not None else "/dev/null"
+    lines = difflib.unified_diff(before, after, f"a/{label_before}", f"b/{change.path}")
+    out = []
+    for line in lines:
+        text = line.rstrip("\r\n")
+        out.append(text)
+        if not line.endswith("\n"):
+            out.append("\\ No newline at end of file")
+    return out
+
+
+def make_console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: bool) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    if report.reply_error and not report.outcomes:
+        console.print(Text(f"❌ {report.reply_error}", style="red"))
+        return
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in ("#", "file", "target", "status", "detail"):
+        table.add_column(column, overflow="fold")
+    ignored = 0
+    for outcome in report.outcomes:
+        if outcome.status is Status.SKIPPED and outcome.file is None:
+            ignored += 1
+            continue
+        icon, style = _ICONS[outcome.status]
+        # A failure's reason is printed in full below the table, on one line of its own.
+        detail = "" if outcome.status is Status.FAILED else outcome.message
+        if outcome.status is Status.APPLIED:
+            counts = f"+{outcome.lines_added} -{outcome.lines_removed}"
+            detail = f"{counts}  {detail}" if detail else counts
+        table.add_row(
+            str(outcome.block_index),
+            outcome.file or "—",
+            _target_label(outcome),
+            Text(f"{icon} {outcome.status.value}", style=style),
+            detail,
+        )
+    if report.patch_count:
+        console.print(table)
+    if show_diff:
+        for change in report.changes:
+            print_diff(console, change)
+    for outcome in report.outcomes:
+        if outcome.status is Status.FAILED:
+            console.print(Text(f"❌ {failure_line(outcome)}", style="red"))
+    console.print(_summary(report, ignored, dry_run=dry_run))
+
+
+def _target_label(outcome: Outcome) -> str:
+    if outcome.operation is None:
+        return ""
+    if outcome.target is None:
+        return "whole file"
+    name = outcome.operation.name
+    return outcome.target if name == "REPLACE_NODE" else f"{name} {outcome.target}"
+
+
+def print_diff(console: Console, change: FileChange) -> None:
+    from rich.text import Text
+
+    for line in unified_diff(change):
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("@@"):
+            style = "cyan"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        else:
+            style = ""
+        console.print(Text(line, style=style))
+
+
+def _summary(report: Report, ignored: int, *, dry_run: bool) -> str:
+    counts: dict[Status, int] = {}
+    for outcome in report.outcomes:
+        if not (outcome.status is Status.SKIPPED and outcome.file is None):
+            counts[outcome.status] = counts.get(outcome.status, 0) + 1
+    parts = [f"{n} {status.value}" for status, n in counts.items()]
+    if ignored:
+        parts.append(f"{ignored} block{'s' if ignored != 1 else ''} without FILE ignored")
+    files = len(report.changes)
+    if dry_run:
+        tail = f"dry run: {files} file{'s' if files != 1 else ''} would change, nothing written"
+    elif report.written:
+        tail = f"{files} file{'s' if files != 1 else ''} written"
+    else:
+        tail = "nothing written"
+    return ", ".join(parts) + f". {tail}." if parts else f"{tail}."

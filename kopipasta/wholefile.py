@@ -1,0 +1,73 @@
+"""Whole-file blocks (PROTOCOL.md §6): create a file, or replace one with a complete payload.
+
+A model that elides code with `// ... existing code ...` would truncate the
+file if we took it at its word, so such a payload fails instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kopipasta.errors import PayloadError
+
+# A line that is a comment and nothing else, in any of the usual syntaxes.
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|<!--|\{/\*|--|;)(?P<text>.*?)(?:\*/\}?|-->)?\s*$")
+_ELLIPSIS = r"(?:\.\.\.+|…)"
+_ONLY_ELLIPSIS = re.compile(rf"^[\s\[\](){{}}]*{_ELLIPSIS}[\s\[\](){{}}]*$")
+_ELIDED_WORDS = re.compile(
+    r"\b(existing|rest|remaining|remainder|same|unchanged|previous|other|omitted|original|"
+    r"more|etc|before|code|here)\b",
+    re.IGNORECASE,
+)
+_ELIDED_PHRASE = re.compile(
+    r"\b(?:(?:rest|remainder) of (?:the )?(?:file|code|class|module|component|function|"
+    r"implementation|methods?|imports?)"
+    r"|(?:existing|previous|remaining|original|other) (?:code|methods|functions|imports|content|"
+    r"implementation|logic|fields|props|tests|styles|routes|cases)"
+    r"|same as before|omitted for brevity|unchanged (?:code|methods|functions|content)"
+    r"|no changes? (?:below|above|here))\b",
+    re.IGNORECASE,
+)
+
+
+def find_placeholder(payload: str, *, python: bool) -> tuple[int, str] | None:
+    """The first line (1-based, with its text) that stands for elided code, or None."""
+    previous_code = ""
+    for number, line in enumerate(payload.split("\n"), 1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if _ONLY_ELLIPSIS.match(stripped):
+            # In Python a bare `...` is a legal body right after `def f():` or `class P:`.
+            if not (python and stripped in ("...", "…") and previous_code.endswith(":")):
+                return number, stripped
+        comment = _COMMENT_LINE.match(line)
+        if comment:
+            text = comment.group("text").strip(" */-#>")
+            if _ONLY_ELLIPSIS.match(text) or _ELIDED_PHRASE.search(text):
+                return number, stripped
+            ellipsis_at_edge = re.match(rf"^{_ELLIPSIS}", text) or re.search(rf"{_ELLIPSIS}$", text)
+            if ellipsis_at_edge and _ELIDED_WORDS.search(text):
+                return number, stripped
+            continue
+        previous_code = stripped
+    return None
+
+
+def check_complete(payload: str, *, file: str, python: bool) -> None:
+    found = find_placeholder(payload, python=python)
+    if found is not None:
+        number, text = found
+        raise PayloadError(
+            f"Whole-file block for {file} elides code at its line {number} ({text}): "
+            "replacing the file would delete what it leaves out",
+            "send the complete file, or a TARGET_NODE block for just the definition that changes",
+        )
+
+
+def file_bytes(payload: str, *, newline: str, final_newline: bool) -> bytes:
+    """The payload as the file's bytes: its newline style, and a final newline as before."""
+    text = payload.replace("\r\n", "\n")
+    if final_newline and text and not text.endswith("\n"):
+        text += "\n"
+    return text.replace("\n", newline).encode("utf-8")
