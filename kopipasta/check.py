@@ -1,22 +1,36 @@
 """Check before write: a patch may not add a syntax error (PROTOCOL.md §4).
 
 Tree-sitter recovers from errors, so its tree says whether the file is still
-well formed. For Python, the interpreter's own parser is the exact judge: it
-catches what Tree-sitter lets through (an indentation that does not line up,
-a `return` outside a function, …).
+well formed; the reparse is incremental, so a big file costs little more than
+the edit. For Python, the interpreter's own parser is the exact judge: it
+catches what Tree-sitter lets through (a dedent that does not line up, a
+misplaced `*`, …). It parses the smallest definition around the edit, since
+syntax never depends on what stands outside a definition.
 """
 
 from __future__ import annotations
 
 import ast
 import warnings
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta.errors import SyntaxCheckError
-from kopipasta.languages import LanguageSpec, first_error, parse
+from kopipasta.languages import LanguageSpec, first_error, reparse
 
 if TYPE_CHECKING:
-    from tree_sitter import Tree
+    from tree_sitter import Node, Tree
+
+_PYTHON_UNITS = ("function_definition", "class_definition", "decorated_definition")
+
+
+@dataclass(frozen=True)
+class Change:
+    """Where an edit sits: bytes [start, old_end) became [start, new_end)."""
+
+    start: int
+    old_end: int
+    new_end: int
 
 
 def _error_count(tree: Tree) -> int:
@@ -31,16 +45,27 @@ def _error_count(tree: Tree) -> int:
 
 
 def _line_text(data: bytes, row: int) -> str:
-    lines = data.split(b"\n")
-    text = lines[row].decode("utf-8", "replace").strip() if row < len(lines) else ""
+    start = 0
+    for _ in range(row):
+        start = data.find(b"\n", start) + 1
+        if start == 0:
+            return ""
+    end = data.find(b"\n", start)
+    text = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace").strip()
     return text if len(text) <= 80 else text[:77] + "..."
 
 
 def check_syntax(
-    spec: LanguageSpec, file: str, target: str, old_data: bytes, old_tree: Tree, data: bytes
+    spec: LanguageSpec,
+    file: str,
+    target: str,
+    old_data: bytes,
+    old_tree: Tree,
+    data: bytes,
+    change: Change | None = None,
 ) -> Tree:
     """The new tree, or SyntaxCheckError when the patch broke what parsed before."""
-    tree = parse(spec, data)
+    tree = reparse(spec, old_data, old_tree, data, change)
     if tree.root_node.has_error and (
         not old_tree.root_node.has_error or _error_count(tree) > _error_count(old_tree)
     ):
@@ -52,15 +77,15 @@ def check_syntax(
             "check the block's brackets and indentation; nothing was written",
         )
     if spec.grammar == "python":
-        _check_python(file, target, old_data, data)
+        _check_python(file, target, old_data, tree, data, change)
     return tree
 
 
-def _python_error(data: bytes) -> SyntaxError | None:
+def _python_error(source: bytes) -> SyntaxError | None:
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escapes etc. are the file's business
-            ast.parse(data)
+            warnings.simplefilter("ignore")  # invalid escapes and the like are the file's business
+            ast.parse(source)
     except SyntaxError as error:
         return error
     except ValueError:  # NUL bytes: not ours to judge
@@ -68,14 +93,40 @@ def _python_error(data: bytes) -> SyntaxError | None:
     return None
 
 
-def _check_python(file: str, target: str, old_data: bytes, data: bytes) -> None:
-    error = _python_error(data)
+def _enclosing_unit(tree: Tree, change: Change | None) -> Node | None:
+    """The innermost definition holding the whole edit, or None for the whole module."""
+    if change is None:
+        return None
+    node: Node | None = tree.root_node.descendant_for_byte_range(change.start, max(change.start, change.new_end - 1))
+    while node is not None and node.type not in _PYTHON_UNITS:
+        node = node.parent
+    if node is not None and node.parent is not None and node.parent.type == "decorated_definition":
+        node = node.parent  # its decorators are part of the same statement
+    return node
+
+
+def _unit_source(data: bytes, unit: Node) -> tuple[bytes, int, int]:
+    """The unit's full lines without its own indentation, its first line number, and that indentation's width."""
+    line_start = data.rfind(b"\n", 0, unit.start_byte) + 1
+    indent = data[line_start : unit.start_byte]
+    lines = data[line_start : unit.end_byte].split(b"\n")
+    # Lines inside string literals may have less indentation: they keep theirs.
+    body = b"\n".join(line[len(indent) :] if line.startswith(indent) else line for line in lines)
+    return body + b"\n", unit.start_point[0], len(indent)
+
+
+def _check_python(
+    file: str, target: str, old_data: bytes, tree: Tree, data: bytes, change: Change | None
+) -> None:
+    unit = _enclosing_unit(tree, change)
+    source, first_line, indent = _unit_source(data, unit) if unit is not None else (data, 0, 0)
+    error = _python_error(source)
     if error is None:
         return
     if _python_error(old_data) is not None:
         return  # it did not compile before either: only Tree-sitter's verdict counts
-    line = error.lineno or 0
-    column = error.offset or 0
+    line = (error.lineno or 0) + first_line
+    column = (error.offset or 0) + indent
     raise SyntaxCheckError(
         f"Patch for {target} would break the syntax of {file} at line {line}, column {column}: "
         f"{error.msg}",

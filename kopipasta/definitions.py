@@ -58,10 +58,12 @@ def _key(node: Node) -> tuple[int, int, str]:
     return (node.start_byte, node.end_byte, node.type)
 
 
-def _captures(spec: LanguageSpec, root: Node) -> dict[tuple[int, int, str], _Captured]:
+def _captures(
+    spec: LanguageSpec, root: Node, byte_range: tuple[int, int] | None
+) -> dict[tuple[int, int, str], _Captured]:
     """Each captured node with the kind of the first pattern that captured it."""
     found: dict[tuple[int, int, str], _Captured] = {}
-    for pattern, captures in query_matches(spec, root):
+    for pattern, captures in query_matches(spec, root, byte_range):
         names = captures.get("name")
         if not names:
             continue
@@ -121,9 +123,11 @@ def _also_fits(spec: LanguageSpec, kind: str, name: str, node: Node) -> frozense
     return frozenset(extra)
 
 
-def list_definitions(spec: LanguageSpec, tree: Tree) -> list[Definition]:
-    """Every addressable definition of the file, in file order."""
-    captured = _captures(spec, tree.root_node)
+def list_definitions(
+    spec: LanguageSpec, tree: Tree, byte_range: tuple[int, int] | None = None
+) -> list[Definition]:
+    """Every addressable definition of the file, in file order (or those touching `byte_range`)."""
+    captured = _captures(spec, tree.root_node, byte_range)
     definitions: list[Definition] = []
     for item in captured.values():
         if item.kind == "overload":

@@ -110,18 +110,26 @@ def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outco
     )
 
 
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """Length of the common prefix, by binary search over C-speed slice comparisons."""
+    va, vb = memoryview(a), memoryview(b)
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if va[:middle] == vb[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
     """Lines added and removed, diffing only the region that changed."""
     if before == after:
         return 0, 0
-    prefix = 0
-    limit = min(len(before), len(after))
-    while prefix < limit and before[prefix] == after[prefix]:
-        prefix += 1
-    prefix = before.rfind(b"\n", 0, prefix) + 1
-    suffix = 0
-    while suffix < limit - prefix and before[-1 - suffix] == after[-1 - suffix]:
-        suffix += 1
+    prefix = before.rfind(b"\n", 0, _common_prefix(before, after)) + 1
+    limit = min(len(before), len(after)) - prefix
+    suffix = min(_common_prefix(before[::-1], after[::-1]), limit)
     old_lines = before[prefix : len(before) - suffix].splitlines()
     new_lines = after[prefix : len(after) - suffix].splitlines()
     added = removed = 0

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Query, Tree
 
+    from kopipasta.check import Change
+
 
 @dataclass(frozen=True)
 class LanguageSpec:
@@ -39,7 +41,9 @@ PYTHON = LanguageSpec(
     grammar="python",
     query_file="python.scm",
     extensions=(".py", ".pyi"),
-    string_types=("string", "concatenated_string"),
+    # Not `concatenated_string`: the lines between its parts ("a "\n"b") are
+    # layout, and each part is a `string` of its own.
+    string_types=("string",),
     wrapper_types=("decorated_definition",),
     prefix_types=("decorator",),
 )
@@ -112,11 +116,35 @@ def parse(spec: LanguageSpec, data: bytes) -> Tree:
     return _parser(spec.grammar).parse(data)
 
 
-def query_matches(spec: LanguageSpec, root: Node) -> list[tuple[int, dict[str, list[Node]]]]:
-    """All matches of the language's definitions query, in pattern order per node."""
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
+def reparse(spec: LanguageSpec, old_data: bytes, old_tree: Tree, data: bytes, change: Change | None) -> Tree:
+    """Parse `data`, reusing the old tree around a known edit: a big file reparses in little time."""
+    if change is None:
+        return parse(spec, data)
+    tree = old_tree.copy()  # the caller's tree stays valid for its own data
+    tree.edit(
+        start_byte=change.start,
+        old_end_byte=change.old_end,
+        new_end_byte=change.new_end,
+        start_point=_point(old_data, change.start),
+        old_end_point=_point(old_data, change.old_end),
+        new_end_point=_point(data, change.new_end),
+    )
+    return _parser(spec.grammar).parse(data, tree)
+
+
+def query_matches(
+    spec: LanguageSpec, root: Node, byte_range: tuple[int, int] | None = None
+) -> list[tuple[int, dict[str, list[Node]]]]:
+    """All matches of the language's definitions query (those touching `byte_range`, if given)."""
     from tree_sitter import QueryCursor
 
     cursor = QueryCursor(_query(spec.grammar, spec.query_file))
+    if byte_range is not None:
+        cursor.set_byte_range(*byte_range)
     return cursor.matches(root)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta import datapath, wholefile
-from kopipasta.check import check_syntax
+from kopipasta.check import Change, check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.languages import LanguageSpec, language_for_path, parse
@@ -99,13 +99,15 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     splice = replace_definition(spec, tree, data, definition, patch.payload, document.source.newline)
     if splice.data == data:
         return Edit(data, tree)
-    new_tree = check_syntax(spec, patch.file, str(target), data, tree, splice.data)
+    change = Change(splice.start, splice.old_end, splice.new_end)
+    new_tree = check_syntax(spec, patch.file, str(target), data, tree, splice.data, change)
     return Edit(splice.data, new_tree, _rename_note(spec, definition, new_tree, splice.start, splice.new_end))
 
 
 def _rename_note(spec: LanguageSpec, old: Definition, tree: Tree, start: int, end: int) -> str:
     """Say so when the payload renamed what it replaced (PROTOCOL.md §7)."""
-    landed = [d for d in list_definitions(spec, tree) if start <= d.start < end and d.scope == old.scope]
+    nearby = list_definitions(spec, tree, (start, end))
+    landed = [d for d in nearby if start <= d.start < end and d.scope == old.scope]
     if not landed or any(d.name == old.name for d in landed):
         return ""
     return f"renamed '{old.qualified_name}' to '{landed[0].qualified_name}'"

@@ -1,0 +1,158 @@
+"""Whole-process timings of `kopipasta apply`, as ratios to a baseline timed in the same run.
+
+    python bench/bench.py [--repeat N]
+
+Shared machines are noisy, so absolute seconds mean little; every scenario is
+reported as its median over N runs divided by the median of
+`python -c "import tree_sitter"` measured alongside it, the floor any
+Tree-sitter tool pays. Scenarios (issue 2, "Speed"):
+
+  a  one block in a 300-line Python file
+  b  50 blocks over 20 files (Python and TypeScript)
+  c  one block in a 20,000-line Python file
+
+The project is restored before every run (outside the timing), so each run
+really applies its patches and writes the files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+
+def python_module(functions: int, name: str = "svc") -> str:
+    """A plausible module: a class with `functions` methods of ~10 lines each, and helpers."""
+    lines = ['"""Generated benchmark module."""', "", "import math", "", "", f"class {name.title()}:"]
+    for i in range(functions):
+        lines += [
+            f"    def method_{i}(self, x: int, y: int) -> int:",
+            f'        """Compute thing {i}."""',
+            "        total = 0",
+            "        for k in range(x):",
+            "            if k % 3 == 0:",
+            "                total += k * y",
+            "            else:",
+            "                total -= int(math.sqrt(k))",
+            "        return total",
+            "",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def ts_module(functions: int) -> str:
+    lines = ['import { api } from "./api";', ""]
+    for i in range(functions):
+        lines += [
+            f"export function handler{i}(id: string): Promise<number> {{",
+            "  const started = Date.now();",
+            f"  return api.get(`/items/${{id}}/{i}`).then((r) => {{",
+            "    return r.length + (Date.now() - started);",
+            "  });",
+            "}",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def python_block(file: str, i: int) -> str:
+    return (
+        f"```python\n# FILE: {file}\n# TARGET_NODE: method Svc.method_{i}\n"
+        f"def method_{i}(self, x: int, y: int) -> int:\n"
+        f'  """Compute thing {i}, faster."""\n'
+        "  return sum(k * y for k in range(0, x, 3))\n```\n\n"
+    )
+
+
+def ts_block(file: str, i: int) -> str:
+    return (
+        f"```ts\n// FILE: {file}\n// TARGET_NODE: function handler{i}\n"
+        f"export async function handler{i}(id: string): Promise<number> {{\n"
+        f"    const r = await api.get(`/items/${{id}}/{i}`);\n"
+        "    return r.length;\n}\n```\n\n"
+    )
+
+
+def scenario_a(root: Path) -> str:
+    (root / "svc.py").write_text(python_module(30))  # ~300 lines
+    return "Here you go:\n\n" + python_block("svc.py", 17)
+
+
+def scenario_b(root: Path) -> str:
+    reply = "Fifty changes:\n\n"
+    blocks = 0
+    for f in range(20):
+        if f % 2 == 0:
+            name = f"pkg/mod_{f}.py"
+            (root / "pkg").mkdir(exist_ok=True)
+            (root / name).write_text(python_module(12))
+            count = 3 if blocks + 3 <= 50 else 50 - blocks
+            reply += "".join(python_block(name, i * 3) for i in range(count))
+        else:
+            name = f"web/handlers_{f}.ts"
+            (root / "web").mkdir(exist_ok=True)
+            (root / name).write_text(ts_module(12))
+            count = 2
+            reply += "".join(ts_block(name, i * 4) for i in range(count))
+        blocks += count
+    assert blocks == 50, blocks
+    return reply
+
+
+def scenario_c(root: Path) -> str:
+    (root / "big.py").write_text(python_module(2000))  # ~20,000 lines
+    return "One change in the big file:\n\n" + python_block("big.py", 1500)
+
+
+def median_seconds(command: list[str], repeat: int, before: Callable[[], None] = lambda: None) -> float:
+    times = []
+    for _ in range(repeat):
+        before()
+        start = time.perf_counter()
+        result = subprocess.run(command, capture_output=True, text=True)
+        times.append(time.perf_counter() - start)
+        if result.returncode != 0:
+            raise SystemExit(f"benchmark command failed ({result.returncode}): {command}\n{result.stdout}{result.stderr}")
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=7, help="runs per scenario (median is reported)")
+    args = parser.parse_args()
+
+    baseline = median_seconds([sys.executable, "-c", "import tree_sitter"], args.repeat)
+    print(f"baseline  python -c 'import tree_sitter'   {baseline * 1000:7.1f} ms   1.00x")
+    scenarios = {
+        "a  1 block, 300-line file": scenario_a,
+        "b  50 blocks over 20 files": scenario_b,
+        "c  1 block, 20,000-line file": scenario_c,
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, build in scenarios.items():
+            pristine = Path(tmp) / "pristine"
+            shutil.rmtree(pristine, ignore_errors=True)
+            pristine.mkdir()
+            reply = build(pristine)
+            reply_file = Path(tmp) / "reply.md"
+            reply_file.write_text(reply)
+            work = Path(tmp) / "work"
+
+            def restore() -> None:
+                shutil.rmtree(work, ignore_errors=True)
+                shutil.copytree(pristine, work)
+
+            command = [sys.executable, "-m", "kopipasta", "apply", str(reply_file), "--root", str(work), "--json"]
+            seconds = median_seconds(command, args.repeat, restore)
+            print(f"{label:<36}  {seconds * 1000:7.1f} ms   {seconds / baseline:4.2f}x")
+
+
+if __name__ == "__main__":
+    main()
