@@ -18,6 +18,7 @@ really applies its patches and writes the files.
 from __future__ import annotations
 
 import argparse
+import functools
 import shutil
 import statistics
 import subprocess
@@ -111,6 +112,11 @@ def scenario_c(root: Path) -> str:
     return "One change in the big file:\n\n" + python_block("big.py", 1500)
 
 
+def restore_copy(pristine: Path, work: Path) -> None:
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(pristine, work)
+
+
 def median_seconds(command: list[str], repeat: int, before: Callable[[], None] = lambda: None) -> float:
     times = []
     for _ in range(repeat):
@@ -144,11 +150,7 @@ def main() -> None:
             reply_file = Path(tmp) / "reply.md"
             reply_file.write_text(reply)
             work = Path(tmp) / "work"
-
-            def restore() -> None:
-                shutil.rmtree(work, ignore_errors=True)
-                shutil.copytree(pristine, work)
-
+            restore = functools.partial(restore_copy, pristine, work)
             command = [sys.executable, "-m", "kopipasta", "apply", str(reply_file), "--root", str(work), "--json"]
             seconds = median_seconds(command, args.repeat, restore)
             print(f"{label:<36}  {seconds * 1000:7.1f} ms   {seconds / baseline:4.2f}x")

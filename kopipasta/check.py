@@ -69,6 +69,10 @@ def check_syntax(
     if tree.root_node.has_error and (
         not old_tree.root_node.has_error or _error_count(tree) > _error_count(old_tree)
     ):
+        if spec.grammar == "python":
+            # Tree-sitter's first ERROR often wraps the whole module (line 1, column 1);
+            # the interpreter names the line that is actually wrong.
+            _check_python(file, target, old_data, tree, data, change)
         error = first_error(tree.root_node) or tree.root_node
         row, column = error.start_point
         raise SyntaxCheckError(

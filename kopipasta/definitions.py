@@ -35,6 +35,10 @@ class Definition:
     line: int  # 1-based line of `start`
     end_line: int  # 1-based line of `end`
     also_fits: frozenset[str] = frozenset()  # further kinds: component, interface (Protocol), …
+    # Where its own decorators and `export` start, overload stubs left out; None: at outer_start.
+    wrapper_start: int | None = None
+    # Where the `export` keyword of its wrapper starts (JS/TS), after any decorators before it.
+    export_start: int | None = None
 
     @property
     def qualified_name(self) -> str:
@@ -52,6 +56,11 @@ class _Captured:
     kind: str  # "overload" or a definition kind
     node: Node
     name: str
+
+
+def overload_names(spec: LanguageSpec, root: Node) -> set[str]:
+    """The names of the overload stubs under `root` (a payload's tree, say)."""
+    return {item.name for item in _captures(spec, root, None).values() if item.kind == "overload"}
 
 
 def _key(node: Node) -> tuple[int, int, str]:
@@ -147,7 +156,8 @@ def list_definitions(
         outer = _outer(spec, node)
         if outer is not node and _overload_in(spec, outer, captured) is not None:
             continue  # a Python `@overload` stub: part of the definition below it
-        outer_start = _first_overload_start(spec, outer, item.name, captured)
+        first = _first_sibling_decorator(spec, outer)
+        outer_start = _first_overload_start(spec, first, item.name, captured)
         start = _own_start(spec, node)
         definitions.append(
             Definition(
@@ -160,6 +170,8 @@ def list_definitions(
                 line=node.start_point[0] + 1,
                 end_line=node.end_point[0] + 1,
                 also_fits=_also_fits(spec, kind, item.name, node),
+                wrapper_start=first.start_byte,
+                export_start=_export_keyword_start(outer),
             )
         )
     definitions.sort(key=lambda d: (d.start, -d.end))
@@ -184,6 +196,28 @@ def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> l
             kind = "method"
         effective.append(_Captured(item.pattern, kind, item.node, item.name))
     return effective
+
+
+def _first_sibling_decorator(spec: LanguageSpec, outer: Node) -> Node:
+    """The first of the decorators standing before a definition as its siblings.
+
+    TypeScript puts a class member's decorators in the class body beside it,
+    not inside it: `@Get(":id")` then `findOne() {}`. They are still its own.
+    """
+    first = outer
+    sibling = outer.prev_sibling
+    while sibling is not None and sibling.type in spec.prefix_types:
+        first = sibling
+        sibling = sibling.prev_sibling
+    return first
+
+
+def _export_keyword_start(outer: Node) -> int | None:
+    """Where `export` starts in an export wrapper; decorators may stand before it."""
+    if outer.type != "export_statement":
+        return None
+    keyword = next((child for child in outer.children if child.type == "export"), None)
+    return keyword.start_byte if keyword is not None else None
 
 
 def _first_overload_start(

@@ -13,26 +13,47 @@ from kopipasta.indent import Unit, reindent
 from kopipasta.languages import LanguageSpec, parse
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Node, Tree
 
 # JS/TS class members do not parse at the top level; inside this wrapper they do.
 _CLASS_WRAPPER_OPEN = "class __kopipasta_wrapper__ {\n"
 _CLASS_WRAPPER_CLOSE = "\n}\n"
 
 
-def string_lines(spec: LanguageSpec, payload: str) -> tuple[set[int], dict[int, int]]:
-    """Lines starting inside a string literal, and for docstring lines the line the docstring opens on."""
-    offset = 0
+def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
+    """The payload's parse tree, and how many wrapper lines stand before its first line."""
     tree = parse(spec, payload.encode("utf-8"))
     if tree.root_node.has_error and spec.grammar != "python":
         wrapped = parse(spec, (_CLASS_WRAPPER_OPEN + payload + _CLASS_WRAPPER_CLOSE).encode("utf-8"))
         if not wrapped.root_node.has_error:
-            tree, offset = wrapped, 1
+            return wrapped, 1
+    return tree, 0
+
+
+def string_lines(spec: LanguageSpec, payload: str) -> tuple[set[int], dict[int, int]]:
+    """Lines starting inside a string literal, and for docstring lines the line the docstring opens on."""
+    tree, offset = payload_tree(spec, payload)
+    return value_rows(spec, tree.root_node, offset)
+
+
+def value_rows(spec: LanguageSpec, root: Node, offset: int = 0) -> tuple[set[int], dict[int, int]]:
+    """Rows (less `offset`) that start inside a multi-line string or comment, see string_lines.
+
+    The inner lines of a block comment (` * @param` under `/**`) are not layout
+    either: they move with the line the comment opens on, like a docstring, and
+    their odd one-space steps must not be taken for the indent unit.
+    """
     frozen: set[int] = set()
     docstring: dict[int, int] = {}
-    stack: list[Node] = [tree.root_node]
+    stack: list[Node] = [root]
     while stack:
         node = stack.pop()
+        if node.type in spec.comment_types:
+            first, last = node.start_point[0], node.end_point[0]
+            for row in range(first + 1, last + 1):
+                frozen.add(row - offset)
+                docstring[row - offset] = first - offset
+            continue
         if node.type in spec.string_types:
             first, last = node.start_point[0], node.end_point[0]
             if last > first:
@@ -67,8 +88,8 @@ def _is_docstring(node: Node) -> bool:
 
 def render_lines(spec: LanguageSpec | None, payload: str, *, base: str, file_unit: Unit | None) -> list[str]:
     """The payload's lines, re-indented to `base` and the file's indent unit."""
-    if spec is None:
-        frozen, docstring = set(), {}
-    else:
+    frozen: set[int] = set()
+    docstring: dict[int, int] = {}
+    if spec is not None:
         frozen, docstring = string_lines(spec, payload)
     return reindent(payload, base=base, file_unit=file_unit, frozen=frozen, docstring=docstring)

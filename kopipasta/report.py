@@ -78,8 +78,8 @@ def report_json(report: Report, *, dry_run: bool, extra: dict[str, Any] | None =
 def unified_diff(change: FileChange) -> list[str]:
     before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
     after = change.after.decode("utf-8", "replace").splitlines(keepends=True)
-    label_before = change.path if change.before is not None else "/dev/null"
-    lines = difflib.unified_diff(before, after, f"a/{label_before}", f"b/{change.path}")
+    label_before = f"a/{change.path}" if change.before is not None else "/dev/null"
+    lines = difflib.unified_diff(before, after, label_before, f"b/{change.path}")
     out = []
     for line in lines:
         text = line.rstrip("\r\n")

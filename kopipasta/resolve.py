@@ -148,7 +148,8 @@ def _not_found(target: Target, definitions: list[Definition], file: str) -> Targ
         # The name exists, the kind does not fit: say what it is.
         found = ", ".join(f"{d.kind} {d.qualified_name} (line {d.line})" for d in same_name)
         return TargetNotFound(
-            f"Node {described} not found in AST of {file} as a {target.kind}: the name is {found}",
+            f"Node {described} not found in AST of {file} as {_article(target.kind or '')} {target.kind}: "
+            f"the name is {found}",
             f"write `{same_name[0].kind} {same_name[0].qualified_name}`, or leave out the kind",
         )
     names = sorted({d.qualified_name for d in definitions} | {d.name for d in definitions})
@@ -159,6 +160,10 @@ def _not_found(target: Target, definitions: list[Definition], file: str) -> Targ
     elif not hint:
         hint = "`kopipasta nodes " + file + "` lists what can be targeted"
     return TargetNotFound(f"Node {described} not found in AST of {file}", hint)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
 
 
 def _closest(name: str, names: list[str]) -> list[str]:

@@ -11,16 +11,17 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta.definitions import Definition, comment_block_start
+from kopipasta.definitions import Definition, comment_block_start, overload_names
 from kopipasta.indent import Unit, detect_unit
 from kopipasta.languages import LanguageSpec
-from kopipasta.render import render_lines
+from kopipasta.render import payload_tree, render_lines, value_rows
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
-# A payload line that restates the wrapper: a decorator or annotation, or an export.
-_PREFIX_LINE = re.compile(r"^(@|export\b)")
+# A payload's first code line that restates the wrapper: a decorator or annotation, or an export.
+_DECORATOR_LINE = re.compile(r"^@")
+_EXPORT_LINE = re.compile(r"^export\b")
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,41 @@ def indentation_at(data: bytes, offset: int) -> str:
     return line[: len(line) - len(line.lstrip(b" \t"))].decode("ascii")
 
 
-def file_unit(data: bytes) -> Unit | None:
-    return detect_unit(data.decode("utf-8", "replace").splitlines())
+def file_unit(data: bytes, spec: LanguageSpec | None = None, tree: Tree | None = None) -> Unit | None:
+    """The file's indent unit, learnt from its layout lines only.
+
+    With the tree, lines inside multi-line strings and block comments are left
+    out: a JSDoc's ` * ` lines would otherwise make a 2-space file look 1-space.
+    """
+    lines = data.decode("utf-8", "replace").splitlines()
+    if spec is not None and tree is not None:
+        frozen, _ = value_rows(spec, tree.root_node)
+        lines = [line for row, line in enumerate(lines) if row not in frozen]
+    return detect_unit(lines)
+
+
+def _restates_overloads(spec: LanguageSpec, payload: str, name: str) -> bool:
+    """Whether the payload brings overload stubs of its own (TS signatures, Python `@overload`)."""
+    tree, _ = payload_tree(spec, payload)
+    return name in overload_names(spec, tree.root_node)
+
+
+def _code_start(spec: LanguageSpec, definition: Definition, body: list[str]) -> int:
+    """Where the replaced code starts: the original's wrappers that the payload restates are in.
+
+    Overload stubs, decorators and `export` are taken in only when the payload
+    brings its own; a payload that restates `export class X` keeps the
+    `@Injectable()` above it, one that restates an implementation keeps its stubs.
+    """
+    first_code = next((line.strip() for line in body if line.strip()), "")
+    wrapper_start = definition.wrapper_start if definition.wrapper_start is not None else definition.outer_start
+    if definition.outer_start < wrapper_start and _restates_overloads(spec, "\n".join(body), definition.name):
+        return definition.outer_start
+    if _DECORATOR_LINE.match(first_code):
+        return wrapper_start
+    if _EXPORT_LINE.match(first_code):
+        return definition.export_start if definition.export_start is not None else wrapper_start
+    return definition.start
 
 
 def _leading_comment_count(spec: LanguageSpec, lines: list[str]) -> int:
@@ -83,24 +117,28 @@ def replace_definition(
     payload_lines = payload.split("\n")
     comment_count = _leading_comment_count(spec, payload_lines)
     body = [line for line in payload_lines[comment_count:]]
-    first_code = next((line.strip() for line in body if line.strip()), "")
-    restates_prefix = bool(_PREFIX_LINE.match(first_code))
+    code_start = _code_start(spec, definition, body)
 
     if comment_count:
         existing_comment = comment_block_start(tree, data, definition.outer_start)
         start = existing_comment if existing_comment is not None else definition.outer_start
+        # Stubs, decorators and `export` the payload leaves out stay, after its new comment.
+        kept = data[definition.outer_start : code_start]
     else:
-        start = definition.outer_start if restates_prefix else definition.start
-    # Decorators and `export` the payload leaves out stay as they are, after its new comment.
-    kept = b"" if restates_prefix or not comment_count else data[definition.outer_start : definition.start]
+        start = code_start
+        kept = b""
 
     base = indentation_at(data, start)
-    rendered = render_lines(spec, payload, base=base, file_unit=file_unit(data))
+    rendered = render_lines(spec, payload, base=base, file_unit=file_unit(data, spec, tree))
     if kept:
         comment_text = join_rendered(rendered[:comment_count], newline)
         body_text = join_rendered(rendered[comment_count:], newline)
         text = (comment_text + newline + base).encode("utf-8") + kept + body_text.encode("utf-8")
     else:
         text = join_rendered(rendered, newline).encode("utf-8")
-    new = data[:start] + text + data[definition.end :]
-    return Splice(new, start, definition.end, start + len(text))
+    end = definition.end
+    # A JS class field's `;` stands after its node; a payload that restates it replaces it.
+    if text.rstrip().endswith(b";") and data[end : end + 1] == b";":
+        end += 1
+    new = data[:start] + text + data[end:]
+    return Splice(new, start, end, start + len(text))

@@ -6,7 +6,9 @@ file if we took it at its word, so such a payload fails instead.
 
 from __future__ import annotations
 
+import ast
 import re
+import warnings
 
 from kopipasta.errors import PayloadError
 
@@ -30,16 +32,47 @@ _ELIDED_PHRASE = re.compile(
 )
 
 
+def _python_stub_bodies(payload: str) -> set[int]:
+    """Lines (1-based) of `...` statements that are a whole body on their own.
+
+    `def load(self) -> bytes:` followed by a docstring and `...` is how
+    protocols and abstract methods are written; a `...` among other statements
+    is elided code. Only the parse tree can tell a docstring that spans lines
+    from code, so the payload is parsed; one that does not parse has none.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes are the payload's business
+            tree = ast.parse(payload)
+    except (SyntaxError, ValueError):
+        return set()
+    stubs: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        body = node.body
+        if ast.get_docstring(node, clean=False) is not None:
+            body = body[1:]
+        if len(body) == 1 and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and value.value is Ellipsis:
+                stubs.add(body[0].lineno)
+    return stubs
+
+
 def find_placeholder(payload: str, *, python: bool) -> tuple[int, str] | None:
     """The first line (1-based, with its text) that stands for elided code, or None."""
+    stub_bodies = _python_stub_bodies(payload) if python else set()
     previous_code = ""
     for number, line in enumerate(payload.split("\n"), 1):
         stripped = line.strip()
         if not stripped:
             continue
         if _ONLY_ELLIPSIS.match(stripped):
-            # In Python a bare `...` is a legal body right after `def f():` or `class P:`.
-            if not (python and stripped in ("...", "…") and previous_code.endswith(":")):
+            # In Python a bare `...` is a legal body right after `def f():` or `class P:`,
+            # or after the docstring of one.
+            stub = stripped in ("...", "…") and (previous_code.endswith(":") or number in stub_bodies)
+            if not (python and stub):
                 return number, stripped
         comment = _COMMENT_LINE.match(line)
         if comment:

@@ -8,8 +8,10 @@
 
 (class_declaration name: (identifier) @name) @definition.class
 
-(method_definition
-  name: [(property_identifier) (private_property_identifier)] @name) @definition.method
+; Only class members: a method in an object literal is a value, not a definition.
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 
 (field_definition
   property: [(property_identifier) (private_property_identifier)] @name

@@ -20,8 +20,10 @@
 (internal_module name: [(identifier) (nested_identifier)] @name) @definition.module
 (module name: [(identifier) (nested_identifier)] @name) @definition.module
 
-(method_definition
-  name: [(property_identifier) (private_property_identifier)] @name) @definition.method
+; Only class members: a method in an object literal is a value, not a definition.
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (abstract_method_signature
   name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 

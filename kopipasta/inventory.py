@@ -1,0 +1,139 @@
+"""What a file offers to a patch: its addressable definitions, as `apply` sees them.
+
+`kopipasta nodes` prints this list and the prompt shows it to the model, so both
+come from the very parser, query and definition rules that the resolver uses:
+a name listed here is a name a TARGET_NODE can resolve. JSON files list their
+top-level keys (kind `key`), the simplest TARGET_PATH values.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from kopipasta.datapath import is_json_file
+from kopipasta.definitions import Definition, list_definitions
+from kopipasta.errors import TargetNotFound, UnsupportedFile
+from kopipasta.languages import LANGUAGES, language_for_path, parse
+from kopipasta.workspace import Source, load
+
+JSON_KEY_KIND = "key"
+# A key that a bare TARGET_PATH segment cannot hold (datapath's path syntax).
+_NEEDS_QUOTES = re.compile(r"[.\[\]]|^\s|\s$")
+
+
+def load_existing(root: Path, relative: str) -> Source:
+    """The file under the root; TargetNotFound when it does not exist."""
+    source = load(root, relative)
+    if not source.exists:
+        raise TargetNotFound(f"No such file: {relative}", "paths are relative to the project root (--root)")
+    return source
+
+
+def root_relative(argument: str, root: Path) -> str:
+    """A FILE argument as a path relative to the root.
+
+    Arguments are relative to the root. When one names nothing there but names
+    a file from the current folder (or is absolute) inside the root, as shell
+    completion writes it with `--root elsewhere`, that file is meant.
+    """
+    candidate = Path(argument)
+    if not candidate.is_absolute() and (root / candidate).exists():
+        return argument
+    if candidate.is_absolute() or candidate.exists():
+        relative = os.path.relpath(os.path.abspath(candidate), os.path.abspath(root))
+        if relative != ".." and not relative.startswith(".." + os.sep):
+            return Path(relative).as_posix()
+    return argument
+
+
+def file_definitions(root: Path, relative: str) -> list[Definition]:
+    """The definitions of one file, in file order.
+
+    Raises ConfinementError for a path that leaves the root, TargetNotFound for
+    a file that does not exist, and UnsupportedFile for a folder, a file that is
+    not UTF-8 text, or a file type without a grammar.
+    """
+    return definitions_of(load_existing(root, relative))
+
+
+def definitions_of(source: Source) -> list[Definition]:
+    """The definitions of an already loaded file (see `file_definitions`)."""
+    if is_json_file(source.path):
+        return _json_keys(source.data)
+    spec = language_for_path(source.path)
+    if spec is None:
+        supported = ", ".join(ext for language in LANGUAGES for ext in language.extensions)
+        raise UnsupportedFile(
+            f"{source.path}: no grammar for this file type (supported: {supported}, .json)",
+            "such a file can only be replaced whole",
+        )
+    return list_definitions(spec, parse(spec, source.data))
+
+
+def target_names(definitions: Sequence[Definition]) -> list[str]:
+    """The name that picks each definition in a target: `name#2` where names repeat.
+
+    Ordinals count the definitions that fit the definition's own kind and share
+    its qualified name, as the resolver does for `kind name#n`.
+    """
+    by_name: dict[str, list[Definition]] = {}
+    for definition in definitions:
+        by_name.setdefault(definition.qualified_name, []).append(definition)
+    names: list[str] = []
+    for definition in definitions:
+        same = [d for d in by_name[definition.qualified_name] if d.fits(definition.kind)]
+        if len(same) > 1 and definition in same:
+            names.append(f"{definition.qualified_name}#{same.index(definition) + 1}")
+        else:
+            names.append(definition.qualified_name)
+    return names
+
+
+def json_path_segment(key: str) -> str:
+    """A top-level key as a TARGET_PATH: bare when it can be, else `["a.b"]`."""
+    if key and key != "$" and not _NEEDS_QUOTES.search(key):
+        return key
+    return f"[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def _json_keys(data: bytes) -> list[Definition]:
+    """Top-level keys of a JSON object, or nothing when the file is not a plain object."""
+    from tree_sitter_language_pack import get_parser
+
+    root = get_parser("json").parse(data).root_node
+    if root.has_error:
+        return []
+    values = [child for child in root.named_children if child.type != "comment"]
+    if len(values) != 1 or values[0].type != "object":
+        return []
+    keys: list[Definition] = []
+    for pair in values[0].named_children:
+        if pair.type != "pair":
+            continue
+        key = pair.child_by_field_name("key")
+        if key is None or key.type != "string":
+            return []
+        try:
+            name = json.loads((key.text or b"").decode("utf-8"))
+        except ValueError:
+            return []
+        keys.append(
+            Definition(
+                kind=JSON_KEY_KIND,
+                name=json_path_segment(name),
+                scope=(),
+                start=pair.start_byte,
+                end=pair.end_byte,
+                outer_start=pair.start_byte,
+                line=pair.start_point[0] + 1,
+                end_line=pair.end_point[0] + 1,
+            )
+        )
+    if len(Counter(k.name for k in keys)) != len(keys):
+        return []  # duplicate keys: a path could not say which one
+    return keys

@@ -1,0 +1,370 @@
+"""The prompt that teaches a model the patch protocol, rendered from prompts/*.j2.
+
+`render_prompt` gathers everything the template shows: the task, each file's
+text in a fence longer than any backtick run inside it, each file's targets
+(the same inventory `kopipasta nodes` prints), and one worked example per
+language present. An example is built from a real definition of a selected
+file, restating its current text, and is checked with a dry run of `apply`
+before it is shown, so the prompt never teaches a patch that would fail.
+Only when no definition of a language fits does a small generic example
+stand in.
+
+Template lookup, first found wins: `--template PATH`, then the project's
+`<root>/.kopipasta/prompt.j2`, then `prompt.j2` shipped in `kopipasta.prompts`.
+A template sees `task` (str, may be empty), `files` (list of PromptFile) and
+`examples` (list of Example); see those classes for their fields.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path, PurePosixPath
+
+from kopipasta.datapath import is_json_file
+from kopipasta.definitions import Definition
+from kopipasta.errors import PatchError, UnsupportedFile
+from kopipasta.inventory import definitions_of, load_existing, target_names
+from kopipasta.languages import JAVASCRIPT, PYTHON, TSX, TYPESCRIPT, LanguageSpec, language_for_path
+from kopipasta.workspace import Source, normalise
+
+TEMPLATE_NAME = "prompt.j2"
+PROJECT_TEMPLATE = Path(".kopipasta") / TEMPLATE_NAME
+
+# An example restates a definition in full: longer ones cost more than they teach.
+MAX_EXAMPLE_LINES = 25
+# Dry runs tried per language before falling back to the generic example.
+_MAX_EXAMPLE_TRIES = 6
+
+_INFO_STRINGS = {
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "jsx",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".json": "json",
+    ".jsonc": "jsonc",
+}
+
+# Which example teaches the most, per language: lower ranks first, then shorter.
+_PYTHON_RANKS = {"method": 0, "function": 1, "class": 2}
+_SCRIPT_RANKS = {"function": 0, "method": 1, "interface": 2, "type": 2, "class": 3}
+
+
+class TemplateProblem(PatchError):
+    """The prompt template cannot be read or rendered."""
+
+
+@dataclass(frozen=True)
+class PromptFile:
+    path: str  # relative to the root, "/"-separated
+    info: str  # the fence's info string: python, tsx, json, … ("" when unknown)
+    fence: str  # backticks, longer than any run of backticks in `text`
+    text: str  # the contents, "\n" line endings, without a final newline
+    targets: tuple[str, ...]  # `method Cart.total`, or for JSON the top-level key paths
+    kind: str  # "code" (TARGET_NODE), "data" (TARGET_PATH) or "text" (whole file only)
+
+
+@dataclass(frozen=True)
+class Example:
+    language: str  # Python, JavaScript, TypeScript or JSON
+    file: str
+    directive: str  # TARGET_NODE or TARGET_PATH
+    target: str  # `method Cart.total`, `scripts`
+    block: str  # the whole fenced block, fences included
+    real: bool  # built from a selected file; False for the generic stand-in
+
+
+@dataclass(frozen=True)
+class _Group:
+    """The files that share one example: a language as the prompt names it."""
+
+    language: str
+    comment: str  # the line-comment marker for directives
+    specs: tuple[LanguageSpec, ...]
+    ranks: dict[str, int]
+    generic: tuple[str, str, str, str, str]  # info, file, directive, target, payload
+
+
+_GROUPS = (
+    _Group(
+        "Python",
+        "#",
+        (PYTHON,),
+        _PYTHON_RANKS,
+        (
+            "python",
+            "app/models.py",
+            "TARGET_NODE",
+            "method User.display_name",
+            'def display_name(self) -> str:\n    return f"{self.first} {self.last}"',
+        ),
+    ),
+    _Group(
+        "JavaScript",
+        "//",
+        (JAVASCRIPT,),
+        _SCRIPT_RANKS,
+        (
+            "jsx",
+            "src/Greeting.jsx",
+            "TARGET_NODE",
+            "function Greeting",
+            "function Greeting({ name }) {\n  return <p>Hello, {name}!</p>;\n}",
+        ),
+    ),
+    _Group(
+        "TypeScript",
+        "//",
+        (TYPESCRIPT, TSX),
+        _SCRIPT_RANKS,
+        (
+            "ts",
+            "src/format.ts",
+            "TARGET_NODE",
+            "function formatPrice",
+            "function formatPrice(cents: number): string {\n  return `$${(cents / 100).toFixed(2)}`;\n}",
+        ),
+    ),
+)
+_JSON_GENERIC = ("json", "package.json", "TARGET_PATH", "scripts", '{\n  "test": "vitest run"\n}')
+
+
+def render_prompt(
+    files: Sequence[str], *, task: str, root: Path, template: Path | None = None
+) -> str:
+    """The prompt for `files` (paths relative to `root`) and `task`.
+
+    Raises PatchError subclasses: ConfinementError, TargetNotFound (a missing
+    file), UnsupportedFile (a folder, a file that is not UTF-8), TemplateProblem.
+    """
+    sources = _load_all(files, root)
+    inventories = [_inventory(source) for source in sources]
+    prompt_files = [_prompt_file(source, definitions) for source, definitions in inventories]
+    examples = _examples(inventories, root)
+    context: dict[str, object] = {"task": task.strip(), "files": prompt_files, "examples": examples}
+    text = _render(root, template, context)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough token count: about four characters a token for code and English."""
+    return (len(text) + 3) // 4
+
+
+def fence_for(text: str) -> str:
+    """Backticks, at least three and longer than any backtick run in `text`."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _load_all(files: Sequence[str], root: Path) -> list[Source]:
+    sources: list[Source] = []
+    seen: set[str] = set()
+    for file in files:
+        path = normalise(file)
+        if path not in seen:
+            seen.add(path)
+            sources.append(load_existing(root, file))
+    return sources
+
+
+def _text(source: Source) -> str:
+    return source.data.decode("utf-8").replace("\r\n", "\n")
+
+
+def _info(path: str) -> str:
+    suffix = PurePosixPath(path).suffix.lower()
+    return _INFO_STRINGS.get(suffix, suffix.lstrip("."))
+
+
+_Inventory = tuple[Source, list[Definition] | None]  # None: a file type without targets
+
+
+def _inventory(source: Source) -> _Inventory:
+    try:
+        return source, definitions_of(source)
+    except UnsupportedFile:
+        return source, None
+
+
+def _prompt_file(source: Source, definitions: list[Definition] | None) -> PromptFile:
+    text = _text(source).rstrip("\n")
+    kind = "text" if definitions is None else "data" if is_json_file(source.path) else "code"
+    names = target_names(definitions or [])
+    if kind == "code":
+        targets = tuple(f"{d.kind} {name}" for d, name in zip(definitions or [], names, strict=True))
+    else:
+        targets = tuple(names)
+    return PromptFile(source.path, _info(source.path), fence_for(text), text, targets, kind)
+
+
+# --- examples -----------------------------------------------------------------
+
+
+def _examples(inventories: list[_Inventory], root: Path) -> list[Example]:
+    """One example per language present, in the order the languages first appear."""
+    order: list[str] = []
+    for source, _ in inventories:
+        language = _language_of(source.path)
+        if language is not None and language not in order:
+            order.append(language)
+    examples: list[Example] = []
+    for language in order:
+        members = [item for item in inventories if _language_of(item[0].path) == language]
+        example = _real_example(language, members, root)
+        examples.append(example if example is not None else _generic_example(language))
+    return examples
+
+
+def _language_of(path: str) -> str | None:
+    if is_json_file(path):
+        return "JSON"
+    spec = language_for_path(path)
+    return next((g.language for g in _GROUPS if spec in g.specs), None)
+
+
+def _group(language: str) -> _Group | None:
+    return next((g for g in _GROUPS if g.language == language), None)
+
+
+def _real_example(language: str, inventories: list[_Inventory], root: Path) -> Example | None:
+    """The best-ranked definition whose example survives a dry run of `apply`."""
+    ranked: list[tuple[tuple[int, bool, int], Source, Definition, str]] = []
+    for source, definitions in inventories:
+        if not definitions:
+            continue
+        for definition, name in zip(definitions, target_names(definitions), strict=True):
+            key = _rank(language, source, definition)
+            if key is not None:
+                ranked.append((key, source, definition, name))
+    ranked.sort(key=lambda item: item[0])
+    for _, source, definition, name in ranked[:_MAX_EXAMPLE_TRIES]:
+        for example in _forms(language, source, definition, name):
+            if _applies_unchanged(example.block, root):
+                return example
+    return None
+
+
+def _rank(language: str, source: Source, definition: Definition) -> tuple[int, bool, int] | None:
+    """How well a definition teaches, lower first; None for one too long to show."""
+    lines = definition.end_line - definition.line + 1
+    if lines > MAX_EXAMPLE_LINES:
+        return None
+    if language == "JSON":
+        payload = _json_value_text(source.data, definition)
+        if payload is None:
+            return None
+        # Small objects and arrays show the most; scalars after them.
+        return (0 if payload[:1] in "{[" else 1, False, lines)
+    group = _group(language)
+    if group is None:
+        return None
+    return (group.ranks.get(definition.kind, len(group.ranks) + 1), lines < 2, lines)
+
+
+def _forms(language: str, source: Source, definition: Definition, name: str) -> list[Example]:
+    """The example for a definition, in the forms to try, preferred first."""
+    data = source.data
+    if language == "JSON":
+        payload = _json_value_text(data, definition)
+        return [] if payload is None else [_example("//", source.path, "TARGET_PATH", name, payload)]
+    group = _group(language)
+    assert group is not None
+    line_start = data.rfind(b"\n", 0, definition.start) + 1
+    indent = data[line_start : definition.start]
+    if indent.strip():
+        indent = re.match(rb"[ \t]*", indent).group(0)  # type: ignore[union-attr]
+    payload = (indent + data[definition.start : definition.end]).decode("utf-8").replace("\r\n", "\n")
+    target = f"{definition.kind} {name}"
+    # At the left margin first (it lands at the right depth anyway), as written if that fails.
+    payloads = [_to_margin(payload, indent.decode("utf-8")), payload] if indent else [payload]
+    return [_example(group.comment, source.path, "TARGET_NODE", target, p) for p in payloads]
+
+
+def _to_margin(payload: str, indent: str) -> str:
+    return "\n".join(line.removeprefix(indent) for line in payload.split("\n"))
+
+
+def _json_value_text(data: bytes, pair: Definition) -> str | None:
+    """The text of a top-level member's value, its inner lines moved to the left margin."""
+    text = data[pair.start : pair.end].decode("utf-8").replace("\r\n", "\n")
+    try:
+        _, after_key = json.JSONDecoder().raw_decode(text)
+    except ValueError:
+        return None
+    rest = text[after_key:].lstrip()
+    if not rest.startswith(":"):
+        return None  # a comment between key and value: not worth an example
+    value = rest[1:].strip()
+    line_start = data.rfind(b"\n", 0, pair.start) + 1
+    margin = len(data[line_start : pair.start])
+    first, *others = value.split("\n")
+    moved = [line[margin:] if line[:margin].strip() == "" else line.lstrip() for line in others]
+    return "\n".join([first, *moved])
+
+
+def _example(comment: str, file: str, directive: str, target: str, payload: str) -> Example:
+    info = _info(file) or "text"
+    fence = fence_for(payload)
+    block = f"{fence}{info}\n{comment} FILE: {file}\n{comment} {directive}: {target}\n{payload}\n{fence}"
+    language = _language_of(file) or ""
+    return Example(language, file, directive, target, block, real=True)
+
+
+def _generic_example(language: str) -> Example:
+    group = _group(language)
+    comment = group.comment if group is not None else "//"
+    info, file, directive, target, payload = group.generic if group is not None else _JSON_GENERIC
+    fence = fence_for(payload)
+    block = f"{fence}{info}\n{comment} FILE: {file}\n{comment} {directive}: {target}\n{payload}\n{fence}"
+    return Example(language, file, directive, target, block, real=False)
+
+
+def _applies_unchanged(block: str, root: Path) -> bool:
+    """Whether the block, applied as a reply in a dry run, resolves and changes nothing."""
+    from kopipasta.engine import apply_reply
+    from kopipasta.model import Status
+
+    report = apply_reply(block + "\n", root, dry_run=True)
+    return [o.status for o in report.outcomes] == [Status.UNCHANGED]
+
+
+# --- template -----------------------------------------------------------------
+
+
+def _render(root: Path, template: Path | None, context: dict[str, object]) -> str:
+    import jinja2
+
+    environment = jinja2.Environment(
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    path = template if template is not None else root / PROJECT_TEMPLATE
+    try:
+        if template is not None or path.is_file():
+            source = path.read_text(encoding="utf-8")
+        else:
+            path = Path(f"kopipasta/prompts/{TEMPLATE_NAME}")
+            source = resources.files("kopipasta.prompts").joinpath(TEMPLATE_NAME).read_text(encoding="utf-8")
+    except OSError as error:
+        raise TemplateProblem(f"Cannot read template {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise TemplateProblem(f"Cannot read template {path}: it is not UTF-8 text") from None
+    try:
+        return environment.from_string(source).render(**context)
+    except jinja2.TemplateSyntaxError as error:
+        raise TemplateProblem(f"Template {path}, line {error.lineno}: {error.message}") from None
+    except jinja2.TemplateError as error:
+        raise TemplateProblem(f"Template {path} failed to render: {error}") from None

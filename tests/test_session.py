@@ -1,0 +1,343 @@
+"""`kopipasta session` as a user meets it: a real pseudo-terminal and a real X clipboard.
+
+The end-to-end test starts its own Xvfb on a free display, runs the session
+under pexpect against a scratch project, puts replies on the clipboard with
+xclip, and asserts the files' bytes after each key. Every wait is for a marker
+the session prints, with timeouts generous enough for a slow shared machine.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from io import StringIO
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect is needed to drive the session in a pseudo-terminal")
+
+TIMEOUT = 120  # seconds per expected marker: a cold start parses grammars on a busy machine
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+ORIGINAL = b"def greet():\n    return 'hi'\n\n\ndef other():\n    return 0\n"
+PATCHED = b"def greet():\n    return 'hello'\n\n\ndef other():\n    return 0\n"
+
+REPLY = """\
+Here is the change.
+
+```python
+# FILE: app.py
+# TARGET_NODE: function greet
+def greet():
+    return 'hello'
+```
+
+```python
+# FILE: lib/new.py
+VALUE = 1
+```
+"""
+
+
+# --- helpers -------------------------------------------------------------------------
+
+
+def make_project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir(parents=True)
+    (root / "app.py").write_bytes(ORIGINAL)
+    return root
+
+
+class Terminal:
+    """A session running in a pseudo-terminal, between two `stty -g` snapshots."""
+
+    def __init__(self, root: Path, env: dict[str, str], *args: str) -> None:
+        self.stty_before = root.parent / "stty-before.txt"
+        self.stty_after = root.parent / "stty-after.txt"
+        command = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "kopipasta", *args))
+        # `trap : INT`: Ctrl-C reaches the whole foreground group; the shell must outlive it
+        # to take the second snapshot (a trap with a command is not inherited, unlike '').
+        script = (
+            f"trap : INT; stty -g > {shlex.quote(str(self.stty_before))}; {command}; status=$?; "
+            f"stty -g > {shlex.quote(str(self.stty_after))}; echo \"EXIT=$status\"; echo STTY-DONE"
+        )
+        self.log = StringIO()
+        self.child = pexpect.spawn(
+            "/bin/sh", ["-c", script], cwd=str(root), env=env,
+            encoding="utf-8", codec_errors="replace", timeout=TIMEOUT, dimensions=(60, 220),
+        )
+        self.child.logfile_read = self.log
+        self.mark = 0  # where in the log the current step's output starts
+
+    def wait_for(self, text: str) -> None:
+        try:
+            self.child.expect_exact(text)
+        except (pexpect.TIMEOUT, pexpect.EOF) as error:
+            raise AssertionError(f"{text!r} never appeared; the terminal showed:\n{self.output()}") from error
+
+    def key(self, key: str, marker: str) -> str:
+        """Press a key, wait for `marker`, return what was printed meanwhile (ANSI codes removed)."""
+        self.mark = len(self.log.getvalue())
+        self.child.send(key)
+        self.wait_for(marker)
+        return self.step_output()
+
+    def step_output(self) -> str:
+        return ANSI.sub("", self.log.getvalue()[self.mark :])
+
+    def output(self) -> str:
+        return ANSI.sub("", self.log.getvalue())
+
+    def finish(self) -> int:
+        """Wait for the session to end; assert the terminal's mode is as it was; return its status."""
+        self.wait_for("STTY-DONE")
+        match = re.search(r"EXIT=(\d+)", self.output())
+        assert match, self.output()
+        self.child.wait()
+        assert self.stty_after.read_text() == self.stty_before.read_text(), "terminal mode not restored"
+        assert "Traceback" not in self.output(), self.output()
+        return int(match.group(1))
+
+    def close(self) -> None:
+        self.child.close(force=True)
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "NO_COLOR")}
+    env.update(TERM="xterm-256color", PYTHONIOENCODING="utf-8", LC_ALL="C.UTF-8", **extra)
+    return env
+
+
+# --- a real X clipboard ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[str]:
+    """A private Xvfb display for the module; skipped where Xvfb or xclip is not installed."""
+    missing = [tool for tool in ("Xvfb", "xclip") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"{' and '.join(missing)} not installed (apt-get install xvfb xclip); the real-clipboard test needs them")
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "640x480x24"],
+        pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write_end)
+    number = b""
+    deadline = time.monotonic() + TIMEOUT
+    while not number.endswith(b"\n") and time.monotonic() < deadline:
+        if select.select([read_end], [], [], 1)[0]:
+            chunk = os.read(read_end, 16)
+            if not chunk:
+                break
+            number += chunk
+    os.close(read_end)
+    if not number.strip().isdigit():
+        server.kill()
+        pytest.fail(f"Xvfb did not report a display (exit {server.poll()})")
+    try:
+        yield f":{number.decode().strip()}"
+    finally:
+        server.terminate()  # the xclip processes serving selections end with their server
+        server.wait(timeout=30)
+
+
+def xclip(display: str, *args: str, text: str | None = None) -> str:
+    result = subprocess.run(
+        ["xclip", "-selection", "clipboard", *args],
+        input=text, capture_output=text is None, text=True, timeout=TIMEOUT,
+        env={**os.environ, "DISPLAY": display},
+        # xclip -i forks an owner that keeps serving the selection: it must not hold our pipes.
+        stdout=subprocess.DEVNULL if text is not None else None,
+        stderr=subprocess.DEVNULL if text is not None else None,
+    )
+    return result.stdout if text is None else ""
+
+
+def put_on_clipboard(display: str, text: str) -> None:
+    xclip(display, "-i", text=text)
+    deadline = time.monotonic() + TIMEOUT
+    while xclip(display, "-o") != text:
+        assert time.monotonic() < deadline, "xclip never held the text"
+        time.sleep(0.1)
+
+
+# --- the tests ---------------------------------------------------------------------
+
+
+def test_session_p_report_u_q_with_a_real_clipboard(tmp_path: Path, display: str) -> None:
+    root = make_project(tmp_path)
+    term = Terminal(root, clean_env(DISPLAY=display), "session", "app.py", "-t", "Say hello")
+    try:
+        term.wait_for("📋 Prompt copied: 1 file (app.py)")
+        term.wait_for("Keys: p apply")
+        prompt = xclip(display, "-o")
+        assert "Say hello" in prompt and "def greet():" in prompt and "app.py" in prompt
+
+        # The prompt is still on the clipboard: p must not apply its example blocks.
+        shown = term.key("p", "The clipboard still holds the prompt")
+        assert (root / "app.py").read_bytes() == ORIGINAL
+
+        put_on_clipboard(display, REPLY)
+        shown = term.key("p", "u undoes this apply.")
+        assert (root / "app.py").read_bytes() == PATCHED
+        assert (root / "lib/new.py").read_bytes() == b"VALUE = 1\n"
+        assert re.search(r"app\.py\s+function greet\s+✅ applied\s+\+1 -1", shown), shown
+        assert re.search(r"lib/new\.py\s+whole file\s+✅ applied", shown), shown
+        assert "-    return 'hi'" in shown and "+    return 'hello'" in shown, shown
+        assert "2 applied. 2 files written." in shown
+
+        shown = term.key("p", "＝ Already applied: all 2 patches are already in place; nothing written.")
+        assert (root / "app.py").read_bytes() == PATCHED
+
+        put_on_clipboard(display, "Sure! Just rename it.\n")
+        term.key("p", "❌ No patch on the clipboard (the reply holds no code blocks)")
+        put_on_clipboard(display, "  \n")
+        term.key("p", "The clipboard is empty")
+
+        shown = term.key("u", "↩ Undone: restored app.py; removed lib/new.py (nothing more to undo).")
+        assert (root / "app.py").read_bytes() == ORIGINAL
+        assert not (root / "lib").exists()
+
+        term.key("x", "Keys: p apply the clipboard · d dry run · u undo · r re-copy the prompt · q quit")
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+    finally:
+        term.close()
+
+
+def test_session_d_dry_run_and_r_recopy(tmp_path: Path, display: str) -> None:
+    root = make_project(tmp_path)
+    term = Terminal(root, clean_env(DISPLAY=display), "session", "app.py")
+    try:
+        term.wait_for("Keys: p apply")
+        put_on_clipboard(display, REPLY)
+        shown = term.key("d", "dry run: 2 files would change, nothing written.")
+        assert "+    return 'hello'" in shown
+        assert (root / "app.py").read_bytes() == ORIGINAL
+        assert not (root / "lib").exists()
+
+        (root / "app.py").write_bytes(ORIGINAL.replace(b"'hi'", b"'edited meanwhile'"))
+        term.key("r", "📋 Prompt re-copied: 1 file (app.py)")
+        assert "'edited meanwhile'" in xclip(display, "-o")
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+    finally:
+        term.close()
+
+
+def test_paste_area_without_a_clipboard(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    term = Terminal(root, clean_env(), "session", "app.py")
+    try:
+        term.wait_for("⚠ Prompt printed above, not copied (1 file (app.py)")
+        assert "def greet():" in term.output(), "the prompt is printed where it cannot be copied"
+        assert "no graphical session" in term.output()
+        term.wait_for("Keys: p apply")
+
+        shown = term.key("p", "Ctrl-D on an empty line")
+        assert "⚠ No clipboard (as above): paste replies here instead." in shown
+        term.mark = len(term.log.getvalue())
+        term.child.send(REPLY)
+        term.child.sendeof()
+        term.wait_for("u undoes this apply.")
+        assert "2 applied. 2 files written." in term.step_output()
+        assert (root / "app.py").read_bytes() == PATCHED
+
+        # Said once: the second paste only asks for the text.
+        shown = term.key("d", "Ctrl-D on an empty line")
+        assert "No clipboard" not in shown
+        term.child.sendeof()
+        term.wait_for("Nothing was pasted.")
+
+        term.key("u", "↩ Undone")
+        assert (root / "app.py").read_bytes() == ORIGINAL
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+    finally:
+        term.close()
+
+
+def test_ctrl_c_quits_and_restores_the_terminal(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    term = Terminal(root, clean_env(), "session", "app.py")
+    try:
+        term.wait_for("Keys: p apply")
+        term.mark = len(term.log.getvalue())
+        term.child.sendintr()
+        term.wait_for("Bye.")
+        assert term.finish() == 0
+        assert "Traceback" not in term.output()
+    finally:
+        term.close()
+
+
+def test_bare_kopipasta_runs_the_session_with_no_files(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    term = Terminal(root, clean_env())
+    try:
+        term.wait_for("No files given: the prompt holds only the task and the reply format")
+        term.wait_for("Keys: p apply")
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+    finally:
+        term.close()
+
+
+def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    term = Terminal(root, clean_env(), "session", "nope.py")
+    try:
+        term.wait_for("❌ Cannot render the prompt:")
+        assert term.finish() == 1
+    finally:
+        term.close()
+
+
+# --- without a terminal: stdin once, like apply ----------------------------------------------
+
+
+def run(args: list[str], root: Path, stdin: str) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "kopipasta", *args], cwd=root, input=stdin,
+        capture_output=True, text=True, encoding="utf-8", timeout=TIMEOUT, env=clean_env(),
+    )
+    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+    return result
+
+
+@pytest.mark.parametrize("args", [["session", "app.py"], []], ids=["session", "bare"])
+def test_without_a_terminal_stdin_is_applied_once(tmp_path: Path, args: list[str]) -> None:
+    root = make_project(tmp_path)
+    result = run(args, root, REPLY)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 applied. 2 files written." in result.stdout
+    assert (root / "app.py").read_bytes() == PATCHED
+    assert (root / "lib/new.py").read_bytes() == b"VALUE = 1\n"
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [
+        ("no code here\n", 2),
+        ("```python\n# FILE: app.py\n# TARGET_NODE: missing\ndef missing():\n    pass\n```\n", 1),
+        (REPLY, 0),
+    ],
+    ids=["no-patch", "failed", "ok"],
+)
+def test_without_a_terminal_the_exit_status_is_applys(tmp_path: Path, reply: str, status: int) -> None:
+    session_root = make_project(tmp_path / "a")
+    apply_root = make_project(tmp_path / "b")
+    via_session = run(["session", "app.py"], session_root, reply)
+    via_apply = run(["apply"], apply_root, reply)
+    assert via_session.returncode == via_apply.returncode == status
+    assert (session_root / "app.py").read_bytes() == (apply_root / "app.py").read_bytes()
