@@ -136,6 +136,22 @@ def reparse(spec: LanguageSpec, old_data: bytes, old_tree: Tree, data: bytes, ch
     return _parser(spec.grammar).parse(data, tree)
 
 
+@functools.cache
+def _types_query(grammar: str, types: tuple[str, ...]) -> Query:
+    from tree_sitter import Query
+    from tree_sitter_language_pack import get_language
+
+    alternatives = " ".join(f"({t})" for t in dict.fromkeys(types))
+    return Query(get_language(grammar), f"[{alternatives}] @node")  # type: ignore[arg-type]
+
+
+def nodes_of_types(spec: LanguageSpec, root: Node, types: tuple[str, ...]) -> list[Node]:
+    """Every node of the given types under root: a query runs in C where a Python walk would crawl."""
+    from tree_sitter import QueryCursor
+
+    return QueryCursor(_types_query(spec.grammar, types)).captures(root).get("node", [])
+
+
 def query_matches(
     spec: LanguageSpec, root: Node, byte_range: tuple[int, int] | None = None
 ) -> list[tuple[int, dict[str, list[Node]]]]:

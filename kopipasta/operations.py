@@ -15,7 +15,7 @@ from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.languages import LanguageSpec, language_for_path, parse
 from kopipasta.model import Operation, Patch
-from kopipasta.resolve import parse_target, resolve
+from kopipasta.resolve import Target, parse_target, resolve
 from kopipasta.splice import replace_definition
 from kopipasta.workspace import Source
 
@@ -96,12 +96,32 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     tree = document.tree
     definitions = list_definitions(spec, tree)
     definition = resolve(target, definitions, patch.file)
+    _check_not_elided(spec, patch, target, data[definition.outer_start : definition.end])
     splice = replace_definition(spec, tree, data, definition, patch.payload, document.source.newline)
     if splice.data == data:
         return Edit(data, tree)
     change = Change(splice.start, splice.old_end, splice.new_end)
     new_tree = check_syntax(spec, patch.file, str(target), data, tree, splice.data, change)
     return Edit(splice.data, new_tree, _rename_note(spec, definition, new_tree, splice.start, splice.new_end))
+
+
+def _check_not_elided(spec: LanguageSpec, patch: Patch, target: Target, original: bytes) -> None:
+    """A class payload with `# ... existing methods ...` would delete those methods (PROTOCOL.md §6).
+
+    The same placeholders that fail a whole-file block fail a definition; a line
+    the definition already holds (a `# ...` comment of its own) is not one.
+    """
+    found = wholefile.find_placeholder(patch.payload, python=spec.grammar == "python")
+    if found is None:
+        return
+    number, text = found
+    if text in {line.strip() for line in original.decode("utf-8", "replace").splitlines()}:
+        return
+    raise PayloadError(
+        f"TARGET_NODE {target} in {patch.file} elides code at the payload's line {number} ({text}): "
+        "replacing the definition would delete what it leaves out",
+        "send the complete definition, or target just the inner definition that changes",
+    )
 
 
 def _rename_note(spec: LanguageSpec, old: Definition, tree: Tree, start: int, end: int) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kopipasta.indent import Unit, reindent
-from kopipasta.languages import LanguageSpec, parse
+from kopipasta.languages import LanguageSpec, nodes_of_types, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -45,25 +45,15 @@ def value_rows(spec: LanguageSpec, root: Node, offset: int = 0) -> tuple[set[int
     """
     frozen: set[int] = set()
     docstring: dict[int, int] = {}
-    stack: list[Node] = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in spec.comment_types:
-            first, last = node.start_point[0], node.end_point[0]
-            for row in range(first + 1, last + 1):
-                frozen.add(row - offset)
+    for node in nodes_of_types(spec, root, (*spec.string_types, *spec.comment_types)):
+        first, last = node.start_point[0], node.end_point[0]
+        if last == first:
+            continue
+        moves_with_opener = node.type in spec.comment_types or _is_docstring(node)
+        for row in range(first + 1, last + 1):
+            frozen.add(row - offset)
+            if moves_with_opener:
                 docstring[row - offset] = first - offset
-            continue
-        if node.type in spec.string_types:
-            first, last = node.start_point[0], node.end_point[0]
-            if last > first:
-                is_doc = _is_docstring(node)
-                for row in range(first + 1, last + 1):
-                    frozen.add(row - offset)
-                    if is_doc:
-                        docstring[row - offset] = first - offset
-            continue
-        stack.extend(node.children)
     return frozen, docstring
 
 
