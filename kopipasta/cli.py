@@ -25,6 +25,14 @@ _ROOT_OPTION = click.option(
     help="Project root: every FILE path is relative to it, and nothing outside it is touched.",
 )
 
+_TEMPLATE_OPTION = click.option(
+    "--template",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="A Jinja2 template to render instead of .kopipasta/prompt.j2 or the built-in one.",
+)
+_TASK_OPTION = click.option("-t", "--task", default="", help="The task for the model, or @FILE to read it from a file.")
+
 APPLY_EPILOG = """\b
 Exit status:
   0  every patch applied, or was already in place (and --verify passed)
@@ -59,6 +67,18 @@ def read_reply(reply: str | None) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         fail(f"Cannot read reply: it is not UTF-8 text (byte {error.start})", EXIT_NO_PATCH)
+    raise AssertionError("unreachable")
+
+
+def read_task(task: str) -> str:
+    """The task as given, or the contents of FILE for `@FILE`."""
+    if not task.startswith("@"):
+        return task
+    try:
+        return Path(task[1:]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        detail = error.strerror if isinstance(error, OSError) and error.strerror else "not UTF-8 text"
+        fail(f"Cannot read the task from {task[1:]}: {detail}", 1)
     raise AssertionError("unreachable")
 
 
@@ -307,14 +327,9 @@ def _print_nodes(listed: list[tuple[str, list[tuple[str, str, str]]]]) -> None:
 
 @main.command("prompt", short_help="Copy a prompt for FILES that teaches the model the reply format.")
 @click.argument("files", nargs=-1, required=True)
-@click.option("-t", "--task", default="", help="The task for the model, or @FILE to read it from a file.")
+@_TASK_OPTION
 @_ROOT_OPTION
-@click.option(
-    "--template",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="A Jinja2 template to render instead of .kopipasta/prompt.j2 or the built-in one.",
-)
+@_TEMPLATE_OPTION
 @click.option("--stdout", "to_stdout", is_flag=True, help="Print the prompt instead of copying it to the clipboard.")
 def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path | None, to_stdout: bool) -> None:
     """Copy a prompt for FILES to the clipboard: the task, the files, the names it can target, and the reply format.
@@ -326,12 +341,7 @@ def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path
     from kopipasta.inventory import root_relative
     from kopipasta.prompt import estimate_tokens, render_prompt
 
-    if task.startswith("@"):
-        try:
-            task = Path(task[1:]).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            detail = error.strerror if isinstance(error, OSError) and error.strerror else "not UTF-8 text"
-            fail(f"Cannot read the task from {task[1:]}: {detail}", 1)
+    task = read_task(task)
     try:
         text = render_prompt([root_relative(f, root) for f in files], task=task, root=root, template=template)
     except PatchError as error:
@@ -368,14 +378,9 @@ as `kopipasta apply` would, with the same exit status.
 
 @main.command(epilog=SESSION_EPILOG)
 @click.argument("files", nargs=-1)
-@click.option("-t", "--task", default="", help="The task for the model, or @FILE to read it from a file.")
+@_TASK_OPTION
 @_ROOT_OPTION
-@click.option(
-    "--template",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="A Jinja2 template to render instead of .kopipasta/prompt.j2 or the built-in one.",
-)
+@_TEMPLATE_OPTION
 def session(files: tuple[str, ...], task: str, root: Path, template: Path | None) -> None:
     """Copy a prompt for FILES, then apply the model's reply from the clipboard with one key.
 
@@ -385,12 +390,7 @@ def session(files: tuple[str, ...], task: str, root: Path, template: Path | None
     from kopipasta.inventory import root_relative
     from kopipasta.session import run_session
 
-    if task.startswith("@"):
-        try:
-            task = Path(task[1:]).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            detail = error.strerror if isinstance(error, OSError) and error.strerror else "not UTF-8 text"
-            fail(f"Cannot read the task from {task[1:]}: {detail}", 1)
+    task = read_task(task)
     relative = [root_relative(f, root) for f in files]
     sys.exit(run_session(relative, task=task, root=root, template=template))
 

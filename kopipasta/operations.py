@@ -102,7 +102,37 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
         return Edit(data, tree)
     change = Change(splice.start, splice.old_end, splice.new_end)
     new_tree = check_syntax(spec, patch.file, str(target), data, tree, splice.data, change)
+    _check_not_wrapped(spec, patch, target, definition, new_tree, splice.start, splice.new_end)
     return Edit(splice.data, new_tree, _rename_note(spec, definition, new_tree, splice.start, splice.new_end))
+
+
+# Definitions that hold members: a payload of one of these around a member is a wrapper.
+_CONTAINER_KINDS = frozenset({"class", "interface", "struct", "impl", "trait", "enum"})
+
+
+def _check_not_wrapped(
+    spec: LanguageSpec, patch: Patch, target: Target, old: Definition, tree: Tree, start: int, end: int
+) -> None:
+    """A method sent inside its own `class` line would land as a second class nested in the first.
+
+    Models often resend `class Repo:` around the one method they changed; that
+    parses, so only the shape tells: a class named like the enclosing class
+    where the method was.
+    """
+    if not old.scope:
+        return
+    for landed in list_definitions(spec, tree, (start, end)):
+        if (
+            start <= landed.start < end
+            and landed.scope == old.scope
+            and landed.name == old.scope[-1]
+            and landed.kind in _CONTAINER_KINDS
+        ):
+            raise PayloadError(
+                f"Payload for {target} in {patch.file} wraps it in `{landed.kind} {landed.name}`: "
+                f"it would nest a second {landed.name} inside {'.'.join(old.scope)}",
+                f"send only the {old.kind} itself, or target `{landed.kind} {'.'.join(old.scope)}` to replace all of it",
+            )
 
 
 def _check_not_elided(spec: LanguageSpec, patch: Patch, target: Target, original: bytes) -> None:
