@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from kopipasta.report import EXIT_NO_PATCH
+from kopipasta.report import EXIT_NO_PATCH, error_text
 
 if TYPE_CHECKING:
     from kopipasta.model import Report
@@ -140,7 +140,7 @@ def apply(
     try:
         report = apply_reply(text, root, dry_run=dry_run, strict=strict, only=only)
     except (OSError, journal.JournalError) as error:
-        fail(f"Cannot write the patched files: {_os_error_text(error)}", EXIT_FAILED)
+        fail(f"Cannot write the patched files: {error_text(error)}", EXIT_FAILED)
     status = exit_status(report)
     if as_json:
         from kopipasta.report import report_json
@@ -202,12 +202,6 @@ def _with_verify(status: int, verify_failed: bool) -> int:
 
     return EXIT_VERIFY_FAILED if verify_failed and status == EXIT_OK else status
 
-
-def _os_error_text(error: Exception) -> str:
-    if isinstance(error, OSError):
-        where = f"{error.filename}: " if error.filename else ""
-        return f"{where}{error.strerror or error}"
-    return str(error)
 
 
 @main.command()

@@ -4,13 +4,30 @@ Path syntax: keys joined by dots (`compilerOptions.paths`, `dependencies.@types/
 `[n]` for an array index, `["a.b"]` or `['a.b']` for a key holding a dot or brackets,
 an optional leading `$.`; a bare `$` is the root value.
 
-Only the bytes of the one value (or the one new member) change. The new value is
-re-serialised by one rule: scalars and empty containers are written inline; a container
-stays on one line (`{"a": 1, "b": [2]}`) when the payload was written on one line and
-the value it replaces was on one line too (or is a new member), or when the whole file
-is one line; otherwise it is laid out one member a line in the file's indent unit, at the
-depth of the line it starts on. Comments inside a payload are not carried over. A payload
-equal to the value already there leaves the file untouched, byte for byte.
+Only the bytes of the one value (or the one new member) change. A payload equal to the
+value already there leaves the file untouched, byte for byte.
+
+The new value is re-serialised from its data by one rule, applied to every container in it
+(the value itself and each one nested in it). Scalars and empty containers are written
+inline. A non-empty container is written on one line (`["src/*"]`, `["error", {"max": 2}]`)
+when both hold:
+
+- it fits: its line, up to the end of the container and its comma, stays within the
+  file's line length: 80 columns, or the file's longest line if that is longer (a tab
+  counts 4 columns);
+- the evidence says one line, the first that applies deciding: (1) the container of the
+  same kind (object or array, not empty) that the file holds at that place; (2) else the
+  file's non-empty containers of the same kind beside that place, when they agree (all on
+  one line, or all spread); (3) else how the payload wrote it.
+
+Otherwise it is laid out one member a line in the file's indent unit, at the depth of the
+line it starts on, and the rule goes on to its members. "That place" is the same key in
+an object and the same index in an array. A file that is all one line stays one line.
+So a payload that adds `"@ui/*": ["ui/*"]` to a tsconfig whose `paths` writes each alias
+on one line writes the new alias the same way, however the chat model spread it.
+
+Comments and trailing commas in a payload are accepted for JSONC files but not carried
+over: the value is written from its data, so the payload's comments are dropped.
 
 Files are parsed with Tree-sitter's JSON grammar, which accepts comments anywhere;
 trailing commas are accepted only in JSONC files (see `allows_comments`).
@@ -22,7 +39,7 @@ import json
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -77,20 +94,23 @@ def set_json_value(source: str, path: str, payload: str, *, file: str, allow_com
 def _set_value(source: str, path: str, payload: str, file: str, allow_comments: bool) -> str:
     keys = _parse_path(path, file)
     raw, root, data, commas = _load(source, file, allow_comments)
-    value = _parse_payload(payload, path, file, allow_comments)
+    value, payload_node = _parse_payload(payload, path, file, allow_comments)
     node, parent = _find(root, raw, keys, path, file)
     newline = "\r\n" if "\r\n" in source[: source.find("\n") + 1] else "\n"
-    layout = _Layout(_indent_unit(raw, root), newline, one_line="\n" not in source.strip())
-    one_line_payload = "\n" not in payload.strip()
+    layout = _Layout(_indent_unit(raw, root), newline, one_line="\n" not in source.strip(),
+                     width=max([_LINE_WIDTH, *map(_columns, source.splitlines())]))
     if node is not None:
         if _dump(_value_at(data, keys)) == _dump(value):
             return source
-        compact = one_line_payload and node.start_point.row == node.end_point.row
-        text = layout.render(value, _line_indent(raw, node.start_byte), compact)
+        place = _Place(raw, node, _beside(node))
+        before = _columns(raw[raw.rfind(b"\n", 0, node.start_byte) + 1:node.start_byte].decode(
+            "utf-8", "surrogatepass"))
+        comma = 1 if re.match(rb"[ \t]*,", raw[node.end_byte:]) else 0
+        text = layout.render(value, _line_indent(raw, node.start_byte), before, comma, place, payload_node)
         edits = [(node.start_byte, node.end_byte, text)]
     else:
         assert parent is not None and isinstance(keys[-1], str)
-        edits = _new_member_edits(raw, parent, keys[-1], value, commas, layout, one_line_payload)
+        edits = _new_member_edits(raw, parent, keys[-1], value, commas, layout, payload_node)
     for start, end, text in sorted(edits, reverse=True):
         raw = raw[:start] + text.encode("utf-8", "surrogatepass") + raw[end:]
     result = raw.decode("utf-8", "surrogatepass")
@@ -156,18 +176,22 @@ def _load(source: str, file: str, allow_comments: bool) -> tuple[bytes, Node, An
     return raw, values[0], data, commas
 
 
-def _parse_payload(payload: str, path: str, file: str, allow_comments: bool) -> Any:
+def _parse_payload(payload: str, path: str, file: str, allow_comments: bool) -> tuple[Any, _Place | None]:
+    """Return the payload's value, and where the payload wrote it (None if the tree is unsure)."""
     if not payload.strip():
         raise PayloadError(f"Payload for '{path}' in {file} is empty", "give the JSON value to set")
-    text = payload
-    if allow_comments:
-        raw = payload.encode("utf-8", "surrogatepass")
-        root = _parse(raw)
-        text = _plain_json(raw, root, _trailing_commas(root) if root.has_error else [])
+    raw = payload.encode("utf-8", "surrogatepass")
+    root = _parse(raw)
+    commas = _trailing_commas(root) if allow_comments and root.has_error else []
+    if commas:
+        root = _parse(raw, commas)
+    text = _plain_json(raw, root, commas) if allow_comments else payload
     try:
-        return _loads(text, finite=True)
+        value = _loads(text, finite=True)
     except ValueError as err:
         raise PayloadError(f"Payload for '{path}' in {file} is not valid JSON: {_describe(err)}") from None
+    values = _members(root)
+    return value, (_Place(raw, values[0], []) if len(values) == 1 and not root.has_error else None)
 
 
 def _verify(result: str, expected: Any, path: str, file: str, allow_comments: bool) -> None:
@@ -359,30 +383,133 @@ def _indent_unit(raw: bytes, root: Node) -> str:
     return "  "
 
 
+_LINE_WIDTH = 80  # the line length a file is taken to use, unless its own lines are longer
+
+
+def _columns(text: str) -> int:
+    return len(text) + 3 * text.count("\t")
+
+
+def _one_row(node: Node) -> bool:
+    return node.start_point.row == node.end_point.row
+
+
+def _beside(node: Node) -> list[Node]:
+    """Return the values of the container that holds `node`, itself included."""
+    container = node.parent.parent if node.parent is not None and node.parent.type == "pair" else node.parent
+    if container is None or container.type not in ("object", "array"):
+        return []
+    return [v for v in map(_value_of, _members(container)) if v is not None]
+
+
+@dataclass(frozen=True)
+class _Place:
+    """A value node in the file or in the payload, and the values beside it in the file."""
+
+    raw: bytes
+    node: Node | None
+    beside: list[Node]
+
+    @cached_property
+    def _inside(self) -> tuple[list[Node], dict[str, Node]]:
+        """The values of this container, and its object members' values by key."""
+        members = _members(self.node) if self.node is not None and self.node.type in ("object", "array") else []
+        by_key: dict[str, Node] = {}
+        for member in members:  # json.loads keeps the last of duplicate keys: so does this
+            key, value = _key_of(member, self.raw) if member.type == "pair" else None, _value_of(member)
+            if key is not None and value is not None:
+                by_key[key] = value
+        return [v for v in map(_value_of, members) if v is not None], by_key
+
+    def child(self, key: Key) -> _Place:
+        """Return the place of the member `key` inside this one (its node None if missing)."""
+        node = self.node
+        if node is None or node.type != ("array" if isinstance(key, int) else "object"):
+            return _Place(self.raw, None, [])
+        values, by_key = self._inside
+        if isinstance(key, int):
+            return _Place(self.raw, values[key] if key < len(values) else None, values)
+        return _Place(self.raw, by_key.get(key), values)
+
+
 @dataclass(frozen=True)
 class _Layout:
-    """How the file writes JSON: its indent unit, its newline, whether it is all one line."""
+    """How the file writes JSON: its indent unit, its newline, whether it is all one line, and
+    the line length it uses."""
 
     unit: str
     newline: str
     one_line: bool
+    width: int
 
-    def render(self, value: Any, base: str, compact: bool) -> str:
-        """Return `value` as JSON text; laid out one member a line, each line after the first
-        starting with `base`, unless `compact` or the whole file is one line."""
-        if compact or self.one_line:
+    def render(self, value: Any, base: str, before: int, after: int, place: _Place,
+               payload: _Place | None) -> str:
+        """Return `value` as JSON text by the module's rule. `base` starts each line after the
+        first; `before` columns precede the value on its line, `after` follow it (its comma)."""
+        if self.one_line or not value or not isinstance(value, (dict, list)):
             return _dump(value)
-        # json.dumps escapes the newlines inside strings: each one left starts a line
-        return _dump(value, self.unit).replace("\n", self.newline + base)
+        budget = self.width - before - after
+        if self._one_line_wanted(value, place, payload) and _fits(value, budget):
+            return _dump(value)
+        inner, lines = base + self.unit, []
+        items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+        for i, (key, item) in enumerate(items):
+            head = _dump(key) + ": " if isinstance(value, dict) else ""
+            comma = "," if i < len(items) - 1 else ""
+            text = self.render(item, inner, _columns(inner + head), len(comma), place.child(key),
+                               payload.child(key) if payload is not None else None)
+            lines.append(inner + head + text + comma)
+        # json.dumps escapes the newlines inside strings: each line break here is the layout's
+        brackets = "{}" if isinstance(value, dict) else "[]"
+        return brackets[0] + self.newline + self.newline.join(lines) + self.newline + base + brackets[1]
+
+    @staticmethod
+    def _one_line_wanted(value: Any, place: _Place, payload: _Place | None) -> bool:
+        kind = "object" if isinstance(value, dict) else "array"
+        same = place.node
+        if same is not None and same.type == kind and _members(same):
+            return _one_row(same)
+        rows = {_one_row(n) for n in place.beside if n.type == kind and _members(n)}
+        if len(rows) == 1:
+            return rows.pop()
+        if payload is None or payload.node is None:
+            return False
+        return _one_row(payload.node)
+
+
+def _fits(value: Any, budget: int) -> bool:
+    return _inline_length(value, budget) is not None
+
+
+def _inline_length(value: Any, budget: int) -> int | None:
+    """Return `len(_dump(value))` if it is at most `budget`, else None, without writing out
+    more of a long value than the budget."""
+    if budget < 0 or isinstance(value, str) and len(value) + 2 > budget:
+        return None
+    if not isinstance(value, (dict, list)):
+        text = _dump(value)
+        return len(text) if len(text) <= budget else None
+    used = 2 + 2 * max(len(value) - 1, 0)  # the brackets, and ", " between items
+    for key, item in (value.items() if isinstance(value, dict) else ((None, v) for v in value)):
+        if key is not None:
+            used += len(_dump(key)) + 2  # the key and its ": "
+        inline = _inline_length(item, budget - used)
+        if inline is None:
+            return None
+        used += inline
+    return used if used <= budget else None
 
 
 def _new_member_edits(raw: bytes, obj: Node, key: str, value: Any, commas: list[int],
-                      layout: _Layout, compact: bool) -> list[Edit]:
+                      layout: _Layout, payload: _Place | None) -> list[Edit]:
     """Return the edits adding `key` as the last member of `obj`, laid out like its siblings."""
     members, newline = _members(obj), layout.newline
+    place = _Place(raw, None, [v for v in map(_value_of, members) if v is not None])
+    head = _dump(key) + ": "
     if not members:
         outer = _line_indent(raw, obj.start_byte)
-        member = _dump(key) + ": " + layout.render(value, outer + layout.unit, compact)
+        member = head + layout.render(value, outer + layout.unit, _columns(outer + layout.unit + head), 0,
+                                      place, payload)
         brace_end, close_start = obj.children[0].end_byte, obj.children[-1].start_byte
         if layout.one_line:
             return [(brace_end, brace_end, member)]
@@ -392,14 +519,19 @@ def _new_member_edits(raw: bytes, obj: Node, key: str, value: Any, commas: list[
         return [(brace_end, close_start, inside + newline + outer)]
     last = members[-1]
     base = _line_indent(raw, last.start_byte)
-    gap = newline + base if last.start_point.row > obj.start_point.row else " "
+    spread = last.start_point.row > obj.start_point.row
     comma = next((c for c in commas if last.end_byte <= c < obj.end_byte), None)
     insert_at = last.end_byte if comma is None else comma + 1
     for child in obj.children:  # a comment on the last member's line stays with it
         if child.type == "comment" and child.start_byte >= insert_at and b"\n" not in raw[insert_at:child.start_byte]:
             # a line comment's token takes in the \r of a CRLF: the new line goes before it
             insert_at = child.end_byte - raw[child.start_byte:child.end_byte].endswith(b"\r")
-    text = gap + _dump(key) + ": " + layout.render(value, base, compact)
+    if spread:
+        gap, before = newline + base, _columns(base + head)
+    else:  # on the object's own line, after what is there already
+        line = raw[raw.rfind(b"\n", 0, insert_at) + 1:insert_at].decode("utf-8", "surrogatepass")
+        gap, before = " ", _columns(line) + len(", " + head)
+    text = gap + head + layout.render(value, base, before, 0 if comma is None else 1, place, payload)
     if comma is not None:  # the file ends its members with commas: so does the new one
         return [(insert_at, insert_at, text + ",")]
     if insert_at == last.end_byte:

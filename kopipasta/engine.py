@@ -51,7 +51,11 @@ def apply_reply(
             tuple(outcomes),
             (),
             written=False,
-            reply_error=f"The reply holds no patch: none of its {len(blocks)} code blocks names a file",
+            reply_error=(
+                "The reply holds no patch: its one code block names no file"
+                if len(blocks) == 1
+                else f"The reply holds no patch: none of its {len(blocks)} code blocks names a file"
+            ),
         )
     return _commit(root, outcomes, files, dry_run=dry_run, strict=strict)
 

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta import datapath, wholefile
-from kopipasta.check import Change, check_syntax
+from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
-from kopipasta.languages import LanguageSpec, language_for_path, parse
+from kopipasta.imports import TextEdit, apply_edits, plan_imports, split_imports
+from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
 from kopipasta.model import Operation, Patch
 from kopipasta.resolve import Target, parse_target, resolve
 from kopipasta.splice import replace_definition
@@ -74,18 +75,12 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
 
 def _code_document(patch: Patch, document: Document) -> LanguageSpec:
     if document.spec is None:
-        supported = ", ".join(ext for spec in _languages() for ext in spec.extensions)
+        supported = ", ".join(ext for spec in LANGUAGES for ext in spec.extensions)
         raise UnsupportedFile(
             f"TARGET_NODE {patch.target} in {patch.file}: no grammar for this file type (supported: {supported})",
             "send the whole file instead (FILE and no target)",
         )
     return document.spec
-
-
-def _languages() -> tuple[LanguageSpec, ...]:
-    from kopipasta.languages import LANGUAGES
-
-    return LANGUAGES
 
 
 def _replace_node(patch: Patch, document: Document) -> Edit:
@@ -97,22 +92,35 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     definitions = list_definitions(spec, tree)
     definition = resolve(target, definitions, patch.file)
     _check_not_elided(spec, patch, target, data[definition.outer_start : definition.end])
-    splice = replace_definition(spec, tree, data, definition, patch.payload, document.source.newline)
-    if splice.data == data:
+    # Import lines above the definition are merged into the file's imports (PROTOCOL.md §4b).
+    imports, payload = split_imports(spec, patch.payload)
+    if imports and not payload.strip():
+        raise PayloadError(
+            f"TARGET_NODE {target} in {patch.file} holds only import lines: there is no definition to replace",
+            "send the definition below the imports it needs",
+        )
+    splice = replace_definition(spec, tree, data, definition, payload, document.source.newline)
+    merged = plan_imports(spec, data, tree, imports, document.source.newline) if imports else None
+    import_edits = merged.edits if merged else ()
+    replaced = TextEdit(splice.start, splice.old_end, splice.data[splice.start : splice.new_end])
+    new_data, change = apply_edits(data, [replaced, *import_edits])  # one reparse for both
+    if new_data == data:
         return Edit(data, tree)
-    change = Change(splice.start, splice.old_end, splice.new_end)
-    new_tree = check_syntax(spec, patch.file, str(target), data, tree, splice.data, change)
-    _check_not_wrapped(spec, patch, target, definition, new_tree, splice.start, splice.new_end)
-    return Edit(splice.data, new_tree, _rename_note(spec, definition, new_tree, splice.start, splice.new_end))
+    # Where the definition landed, after the imports added above it.
+    shift = sum(len(e.text) - (e.end - e.start) for e in import_edits if e.end <= splice.start)
+    start, end = splice.start + shift, splice.new_end + shift
+    new_tree = check_syntax(spec, patch.file, str(target), data, tree, new_data, change)
+    landed = [d for d in list_definitions(spec, new_tree, (start, end)) if start <= d.start < end]
+    _check_not_wrapped(patch, target, definition, landed)
+    notes = [_rename_note(definition, landed), merged.note if merged else ""]
+    return Edit(new_data, new_tree, "; ".join(note for note in notes if note))
 
 
 # Definitions that hold members: a payload of one of these around a member is a wrapper.
 _CONTAINER_KINDS = frozenset({"class", "interface", "struct", "impl", "trait", "enum"})
 
 
-def _check_not_wrapped(
-    spec: LanguageSpec, patch: Patch, target: Target, old: Definition, tree: Tree, start: int, end: int
-) -> None:
+def _check_not_wrapped(patch: Patch, target: Target, old: Definition, landed: list[Definition]) -> None:
     """A method sent inside its own `class` line would land as a second class nested in the first.
 
     Models often resend `class Repo:` around the one method they changed; that
@@ -121,17 +129,12 @@ def _check_not_wrapped(
     """
     if not old.scope:
         return
-    for landed in list_definitions(spec, tree, (start, end)):
-        if (
-            start <= landed.start < end
-            and landed.scope == old.scope
-            and landed.name == old.scope[-1]
-            and landed.kind in _CONTAINER_KINDS
-        ):
+    for new in landed:
+        if new.scope == old.scope and new.name == old.scope[-1] and new.kind in _CONTAINER_KINDS:
             raise PayloadError(
-                f"Payload for {target} in {patch.file} wraps it in `{landed.kind} {landed.name}`: "
-                f"it would nest a second {landed.name} inside {'.'.join(old.scope)}",
-                f"send only the {old.kind} itself, or target `{landed.kind} {'.'.join(old.scope)}` to replace all of it",
+                f"Payload for {target} in {patch.file} wraps it in `{new.kind} {new.name}`: "
+                f"it would nest a second {new.name} inside {'.'.join(old.scope)}",
+                f"send only the {old.kind} itself, or target `{new.kind} {'.'.join(old.scope)}` to replace all of it",
             )
 
 
@@ -154,13 +157,12 @@ def _check_not_elided(spec: LanguageSpec, patch: Patch, target: Target, original
     )
 
 
-def _rename_note(spec: LanguageSpec, old: Definition, tree: Tree, start: int, end: int) -> str:
+def _rename_note(old: Definition, landed: list[Definition]) -> str:
     """Say so when the payload renamed what it replaced (PROTOCOL.md §7)."""
-    nearby = list_definitions(spec, tree, (start, end))
-    landed = [d for d in nearby if start <= d.start < end and d.scope == old.scope]
-    if not landed or any(d.name == old.name for d in landed):
+    same_scope = [d for d in landed if d.scope == old.scope]
+    if not same_scope or any(d.name == old.name for d in same_scope):
         return ""
-    return f"renamed '{old.qualified_name}' to '{landed[0].qualified_name}'"
+    return f"renamed '{old.qualified_name}' to '{same_scope[0].qualified_name}'"
 
 
 def _set_path(patch: Patch, document: Document) -> Edit:
@@ -171,11 +173,11 @@ def _set_path(patch: Patch, document: Document) -> Edit:
             "send the whole file instead (FILE and no target)",
         )
     text = document.source.data.decode("utf-8")
-    payload = patch.payload.replace("\n", document.source.newline) if document.source.newline != "\n" else patch.payload
+    # The value is re-serialised in the file's own newline style, whatever the payload's.
     new_text = datapath.set_json_value(
         text,
         patch.target,
-        payload,
+        patch.payload,
         file=patch.file,
         allow_comments=datapath.allows_comments(patch.file),
     )

@@ -41,6 +41,14 @@ def exit_status(report: Report) -> int:
     return EXIT_FAILED if report.failed else EXIT_OK
 
 
+def error_text(error: Exception) -> str:
+    """An OS or journal error as the tail of a one-line message: `path: reason`."""
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        return f"{where}{error.strerror or error}"
+    return str(error)
+
+
 def failure_line(outcome: Outcome) -> str:
     """The one line a failure reads as: what went wrong, then what to do."""
     return f"{outcome.message} — {outcome.hint}" if outcome.hint else outcome.message
@@ -99,8 +107,13 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
     from rich.table import Table
     from rich.text import Text
 
-    if report.reply_error and not report.outcomes:
+    if report.reply_error:
         console.print(Text(f"❌ {report.reply_error}", style="red"))
+        if report.outcomes:
+            console.print(
+                "Each patch block needs a first line like `# FILE: path/to/file` "
+                "(or the path alone on the line above the block)."
+            )
         return
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in ("#", "file", "target", "status", "detail"):

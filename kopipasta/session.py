@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from kopipasta import journal
 from kopipasta.errors import PatchError
+from kopipasta.report import error_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -77,7 +78,7 @@ def apply_stdin_once(root: Path, console: Console) -> int:
     try:
         report = apply_reply(text, root)
     except (OSError, journal.JournalError) as error:
-        console.print(f"❌ Cannot write the patched files: {_error_text(error)}", markup=False)
+        console.print(f"❌ Cannot write the patched files: {error_text(error)}", markup=False)
         return EXIT_FAILED
     print_report(console, report, dry_run=False, show_diff=False)
     return exit_status(report)
@@ -212,7 +213,7 @@ class Session:
         try:
             report = apply_reply(text, self.root, dry_run=dry_run)
         except (OSError, journal.JournalError) as error:
-            self.say(f"❌ Cannot write the patched files: {_error_text(error)}")
+            self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return
         if report.reply_error:
             self.say(f"❌ No patch {self.where()} ({_lower_first(report.reply_error)}): copy the model's whole reply, code blocks included, then press p.")
@@ -347,9 +348,3 @@ def _lower_first(text: str) -> str:
 def _upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
-
-def _error_text(error: Exception) -> str:
-    if isinstance(error, OSError):
-        where = f"{error.filename}: " if error.filename else ""
-        return f"{where}{error.strerror or error}"
-    return str(error)

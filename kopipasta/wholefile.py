@@ -62,7 +62,7 @@ def _python_stub_bodies(payload: str) -> set[int]:
 
 def find_placeholder(payload: str, *, python: bool) -> tuple[int, str] | None:
     """The first line (1-based, with its text) that stands for elided code, or None."""
-    stub_bodies = _python_stub_bodies(payload) if python else set()
+    stub_bodies: set[int] | None = None  # parsed only when a bare `...` needs judging
     previous_code = ""
     for number, line in enumerate(payload.split("\n"), 1):
         stripped = line.strip()
@@ -71,7 +71,9 @@ def find_placeholder(payload: str, *, python: bool) -> tuple[int, str] | None:
         if _ONLY_ELLIPSIS.match(stripped):
             # In Python a bare `...` is a legal body right after `def f():` or `class P:`,
             # or after the docstring of one.
-            stub = stripped in ("...", "…") and (previous_code.endswith(":") or number in stub_bodies)
+            if python and stripped in ("...", "…") and not previous_code.endswith(":") and stub_bodies is None:
+                stub_bodies = _python_stub_bodies(payload)
+            stub = stripped in ("...", "…") and (previous_code.endswith(":") or number in (stub_bodies or ()))
             if not (python and stub):
                 return number, stripped
         comment = _COMMENT_LINE.match(line)

@@ -86,9 +86,11 @@ def test_one_line_payload_for_one_line_value_stays_on_one_line() -> None:
     assert result == PACKAGE.replace('["dist", "src"]', '["dist", {"a": [1, 2]}]')
 
 
-def test_multi_line_payload_for_one_line_value_is_laid_out() -> None:
+def test_multi_line_payload_for_one_line_value_keeps_the_files_one_line() -> None:
+    # This once pinned the spread form: the chat model's layout beat the file's own, and a
+    # 1-line change became a 4-line diff. How the file wrote that very value now decides.
     result = apply(PACKAGE, "files", '[\n"dist",\n"lib"\n]')
-    assert result == PACKAGE.replace('["dist", "src"]', '[\n    "dist",\n    "lib"\n  ]')
+    assert result == PACKAGE.replace('["dist", "src"]', '["dist", "lib"]')
 
 
 def test_empty_payload_containers_stay_inline() -> None:
@@ -116,7 +118,8 @@ def test_dollar_prefix_and_bare_dollar() -> None:
     assert apply(PACKAGE, "$.version", '"3.0.0"') == PACKAGE.replace('"1.0.0"', '"3.0.0"')
     assert apply(PACKAGE, "$.files[0]", '"out"') == PACKAGE.replace('"dist", "src"', '"out", "src"')
     assert apply('[1, 2]\n', "$[1]", "5") == "[1, 5]\n"
-    assert apply('{\n  "a": 1\n}\n', "$", '{"b": [true, null]}') == '{\n  "b": [\n    true,\n    null\n  ]\n}\n'
+    # the payload wrote [true, null] on one line, and the file holds no array to say otherwise
+    assert apply('{\n  "a": 1\n}\n', "$", '{"b": [true, null]}') == '{\n  "b": [true, null]\n}\n'
 
 
 # --- adding a member ---------------------------------------------------------------------------
@@ -195,7 +198,7 @@ def test_comments_in_tsconfig_are_kept_byte_for_byte() -> None:
                    file="tsconfig.json", allow_comments=True)
     assert result == TSCONFIG.replace(
         '    "paths": {\n      "@/*": ["src/*"]\n    }\n',
-        '    "paths": {\n      "@/*": [\n        "src/*"\n      ],\n      "~/*": [\n        "lib/*"\n      ]\n    }\n')
+        '    "paths": {\n      "@/*": ["src/*"],\n      "~/*": ["lib/*"]\n    }\n')
 
 
 def test_tsconfig_add_member_after_trailing_comment() -> None:
@@ -247,6 +250,157 @@ def test_non_ascii_text() -> None:
 
 def test_lone_surrogate_escape_stays_escaped() -> None:
     assert apply('{"a": 1}', "a", '"\\ud800x"', file="x.json") == '{"a": "\\ud800x"}'
+
+
+# --- nested containers: one line or one member a line ------------------------------------------
+
+TSCONFIG_PATHS = """\
+{
+  "compilerOptions": {
+    "baseUrl": ".",
+    "paths": {
+      "@/*": ["src/*"],
+      "@lib/*": ["lib/*"]
+    }
+  }
+}
+"""
+TSCONFIG_PATHS_ADDED = """\
+{
+  "compilerOptions": {
+    "baseUrl": ".",
+    "paths": {
+      "@/*": ["src/*"],
+      "@lib/*": ["lib/*"],
+      "@ui/*": ["ui/*"]
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("payload", [
+    '{"@/*": ["src/*"], "@lib/*": ["lib/*"], "@ui/*": ["ui/*"]}',
+    # how chat models often spread it: the file's writing wins over the payload's
+    '{\n  "@/*": [\n    "src/*"\n  ],\n  "@lib/*": ["lib/*"],\n  "@ui/*": [\n    "ui/*"\n  ]\n}',
+])
+def test_tsconfig_paths_arrays_stay_on_one_line_like_the_files(payload: str) -> None:
+    result = apply(TSCONFIG_PATHS, "compilerOptions.paths", payload, file="tsconfig.json", allow_comments=True)
+    assert result == TSCONFIG_PATHS_ADDED
+
+
+def test_new_alias_is_written_like_its_siblings() -> None:
+    result = apply(TSCONFIG_PATHS, 'compilerOptions.paths["@ui/*"]', '[\n  "ui/*"\n]', file="tsconfig.json",
+                   allow_comments=True)
+    assert result == TSCONFIG_PATHS_ADDED
+
+
+def test_crlf_tsconfig_paths() -> None:
+    source = TSCONFIG_PATHS.replace("\n", "\r\n")
+    payload = '{\n  "@/*": ["src/*"],\n  "@lib/*": ["lib/*"],\n  "@ui/*": [\n    "ui/*"\n  ]\n}'
+    result = apply(source, "compilerOptions.paths", payload, file="tsconfig.json", allow_comments=True)
+    assert result == TSCONFIG_PATHS_ADDED.replace("\n", "\r\n")
+    spread = apply(source, "compilerOptions.paths", '{"@/*": ["src/*", "app/*", "packages/app/src/*", '
+                   '"vendor/app/src/*", "shared/*"]}', file="tsconfig.json", allow_comments=True)
+    assert spread == source.replace('"@/*": ["src/*"],\r\n      "@lib/*": ["lib/*"]\r\n', (
+        '"@/*": [\r\n        "src/*",\r\n        "app/*",\r\n        "packages/app/src/*",\r\n'
+        '        "vendor/app/src/*",\r\n        "shared/*"\r\n      ]\r\n'))
+
+
+def test_spread_arrays_in_the_file_stay_spread() -> None:
+    source = '{\n  "paths": {\n    "@/*": [\n      "src/*"\n    ]\n  }\n}\n'
+    result = apply(source, "paths", '{"@/*": ["src/*", "app/*"], "~/*": ["lib/*"]}', file="tsconfig.json",
+                   allow_comments=True)
+    assert result == ('{\n  "paths": {\n    "@/*": [\n      "src/*",\n      "app/*"\n    ],\n'
+                      '    "~/*": [\n      "lib/*"\n    ]\n  }\n}\n')
+
+
+ESLINTRC = """\
+{
+  "root": true,
+  "extends": ["eslint:recommended", "prettier"],
+  "rules": {
+    "no-console": "warn",
+    "quotes": ["error", "single"]
+  }
+}
+"""
+ESLINTRC_ADDED = ESLINTRC.replace(
+    '    "quotes": ["error", "single"]\n',
+    '    "quotes": ["error", "single"],\n    "max-params": ["error", {"max": 2}]\n')
+
+
+def test_eslint_rule_arrays_stay_on_one_line() -> None:
+    payload = """{
+  "no-console": "warn",
+  "quotes": ["error", "single"],
+  "max-params": ["error", {"max": 2}]
+}"""
+    assert apply(ESLINTRC, "rules", payload, file=".eslintrc.json", allow_comments=True) == ESLINTRC_ADDED
+
+
+def test_eslint_rule_added_spread_is_written_like_the_other_rules() -> None:
+    payload = '[\n  "error",\n  {\n    "max": 2\n  }\n]'
+    result = apply(ESLINTRC, "rules.max-params", payload, file=".eslintrc.json", allow_comments=True)
+    assert result == ESLINTRC_ADDED
+
+
+def test_package_files_written_inline_stay_inline_after_adding_an_entry() -> None:
+    expected = PACKAGE.replace('["dist", "src"]', '["dist", "src", "types"]')
+    assert apply(PACKAGE, "files", '[\n  "dist",\n  "src",\n  "types"\n]') == expected
+    assert apply(PACKAGE, "files", '["dist", "src", "types"]') == expected
+    whole = apply(PACKAGE, "$", '{"name": "demo", "version": "1.0.0", "scripts": {"build": "tsc"}, '
+                                '"files": ["dist", "src", "types"], "dependencies": {"lodash": "^4.17.21", '
+                                '"@types/node": "^20.0.0"}}')
+    assert whole == expected
+
+
+LONG_FILES = '["dist", "src", "types", "README.md", "LICENSE", "CHANGELOG.md", "scripts/postinstall.js"]'
+
+
+def test_long_array_is_laid_out_one_item_a_line() -> None:
+    # inline in the file, inline in the payload, but 97 columns: past the file's 80
+    assert apply(PACKAGE, "files", LONG_FILES) == PACKAGE.replace('["dist", "src"]', """[
+    "dist",
+    "src",
+    "types",
+    "README.md",
+    "LICENSE",
+    "CHANGELOG.md",
+    "scripts/postinstall.js"
+  ]""")
+
+
+def test_long_nested_array_is_laid_out_and_its_short_siblings_are_not() -> None:
+    payload = ('{"@/*": ["src/*"], "@app/*": ["src/app/*", "src/shared/app/*", "packages/app/src/*", '
+               '"vendor/app/*"]}')
+    result = apply(TSCONFIG_PATHS, "compilerOptions.paths", payload, file="tsconfig.json", allow_comments=True)
+    assert result == TSCONFIG_PATHS.replace('"@lib/*": ["lib/*"]\n', """"@app/*": [
+        "src/app/*",
+        "src/shared/app/*",
+        "packages/app/src/*",
+        "vendor/app/*"
+      ]
+""")
+
+
+def test_line_length_is_the_files_own_when_longer_than_80() -> None:
+    source = '{\n  "description": "' + "x" * 90 + '",\n  "files": ["dist"]\n}\n'
+    assert apply(source, "files", LONG_FILES) == source.replace('["dist"]', LONG_FILES)
+
+
+def test_mixed_siblings_leave_it_to_the_payload() -> None:
+    source = '{\n  "a": [1],\n  "b": [\n    2\n  ],\n  "c": {\n    "d": 1\n  }\n}\n'
+    assert apply(source, "e", '[\n3\n]') == source.replace('  }\n}\n', '  },\n  "e": [\n    3\n  ]\n}\n')
+    assert apply(source, "e", "[3]") == source.replace('  }\n}\n', '  },\n  "e": [3]\n}\n')
+    # the objects beside it are all spread: so is a new object, however the payload wrote it
+    assert apply(source, "e", '{"f": 1}') == source.replace('  }\n}\n', '  },\n  "e": {\n    "f": 1\n  }\n}\n')
+
+
+def test_payload_comments_are_dropped_in_a_nested_value() -> None:
+    payload = '{\n  "@/*": ["src/*"], // app\n  /* ui */ "@ui/*": ["ui/*"],\n}'
+    result = apply(TSCONFIG_PATHS, "compilerOptions.paths", payload, file="tsconfig.json", allow_comments=True)
+    assert result == TSCONFIG_PATHS.replace('"@lib/*": ["lib/*"]', '"@ui/*": ["ui/*"]')
 
 
 # --- failures ------------------------------------------------------------------------------------
