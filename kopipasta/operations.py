@@ -187,6 +187,7 @@ def _set_path(patch: Patch, document: Document) -> Edit:
 def _whole_file(patch: Patch, document: Document) -> Edit:
     source = document.source
     python = document.spec is not None and document.spec.grammar == "python"
+    wholefile.check_not_diff(patch.payload, file=patch.file, info=patch.block.info)
     if source.exists:
         if not patch.payload.strip() and source.data.strip():
             raise PayloadError(

@@ -89,6 +89,23 @@ def find_placeholder(payload: str, *, python: bool) -> tuple[int, str] | None:
     return None
 
 
+# A unified diff: `--- a/x` then `+++ b/x`, or a hunk header.
+_DIFF_HEADER = re.compile(r"^--- \S.*\n\+\+\+ \S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@", re.MULTILINE)
+_DIFF_FILES = (".diff", ".patch")
+
+
+def check_not_diff(payload: str, *, file: str, info: str) -> None:
+    """A diff under a FILE line would become the file's contents: kopipasta applies no diffs."""
+    if file.lower().endswith(_DIFF_FILES):
+        return
+    if info.lower() in ("diff", "patch") or _DIFF_HEADER.search(payload):
+        raise PayloadError(
+            f"Whole-file block for {file} is a diff: kopipasta does not apply diffs, and writing it "
+            "would replace the file with the diff's text",
+            "ask for the changed definition with TARGET_NODE instead",
+        )
+
+
 def check_complete(payload: str, *, file: str, python: bool) -> None:
     found = find_placeholder(payload, python=python)
     if found is not None:
