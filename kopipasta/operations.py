@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kopipasta import datapath, wholefile
+from kopipasta import datapath, insert, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
@@ -67,17 +67,15 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
         return _set_path(patch, document)
     if patch.operation is Operation.REPLACE_NODE:
         return _replace_node(patch, document)
-    raise UnsupportedFile(
-        f"{patch.operation.name} {patch.target} in {patch.file}: this operation is not supported yet",
-        "replace the enclosing definition with TARGET_NODE instead",
-    )
+    return _add_or_delete(patch, document)
 
 
 def _code_document(patch: Patch, document: Document) -> LanguageSpec:
     if document.spec is None:
         supported = ", ".join(ext for spec in LANGUAGES for ext in spec.extensions)
+        key = "TARGET_NODE" if patch.operation is Operation.REPLACE_NODE else patch.operation.name
         raise UnsupportedFile(
-            f"TARGET_NODE {patch.target} in {patch.file}: no grammar for this file type (supported: {supported})",
+            f"{key} {patch.target} in {patch.file}: no grammar for this file type (supported: {supported})",
             "send the whole file instead (FILE and no target)",
         )
     return document.spec
@@ -114,6 +112,27 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     _check_not_wrapped(patch, target, definition, landed)
     notes = [_rename_note(definition, landed), merged.note if merged else ""]
     return Edit(new_data, new_tree, "; ".join(note for note in notes if note))
+
+
+def _add_or_delete(patch: Patch, document: Document) -> Edit:
+    """INSERT_AFTER, INSERT_BEFORE, APPEND_TO and DELETE_NODE (PROTOCOL.md §4a), in insert.py."""
+    spec = _code_document(patch, document)
+    assert patch.target is not None
+    source = document.source
+    if patch.operation is Operation.DELETE_NODE:
+        result = insert.delete(spec, patch.target, file=patch.file, data=source.data, tree=document.tree)
+    else:
+        result = insert.insert(
+            spec,
+            patch.operation,
+            patch.target,
+            patch.payload,
+            file=patch.file,
+            data=source.data,
+            tree=document.tree,
+            newline=source.newline,
+        )
+    return Edit(result.data, result.tree, result.note)
 
 
 # Definitions that hold members: a payload of one of these around a member is a wrapper.

@@ -1,0 +1,565 @@
+"""Add and remove definitions (PROTOCOL.md §4a): INSERT_AFTER, INSERT_BEFORE, APPEND_TO, DELETE_NODE.
+
+Where `splice.py` replaces a definition's span, these work on whole lines
+around one: a definition's lines run from its comment block (or its
+decorators, `export`, overload stubs) to the end of its last line, a class
+field's `;` and a trailing comment included. New definitions are rendered
+like a TARGET_NODE payload (`render_lines`: string literals kept, the file's
+indent unit) at the indentation of the place, and separated from their
+neighbours by as many blank lines as the neighbours there are separated by.
+
+Every edit is made on the original bytes together with the payload's
+imports (§4b) and checked with one incremental reparse. A payload whose
+rendered text already stands at the place is `unchanged`, so applying a
+reply twice inserts nothing twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kopipasta import wholefile
+from kopipasta.check import check_syntax
+from kopipasta.definitions import Definition, comment_block_start, list_definitions
+from kopipasta.errors import PayloadError
+from kopipasta.imports import TextEdit, apply_edits, plan_imports, split_imports
+from kopipasta.indent import Unit, detect_unit
+from kopipasta.languages import LanguageSpec
+from kopipasta.model import Operation
+from kopipasta.render import render_lines
+from kopipasta.resolve import parse_target, resolve
+from kopipasta.splice import file_unit, indentation_at
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+
+# Definitions whose body holds members, the only targets APPEND_TO takes.
+CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait"})
+# Bodies whose members are not definitions (`email: string;`, `Red = "red",`): one per line by default.
+_LIST_BODIES = frozenset({"interface_body", "object_type", "enum_body"})
+# A body that stands for "nothing yet" in Python: replaced by the first member appended.
+_PLACEHOLDER_BODIES = frozenset({"pass", "..."})
+
+APPEND_TO_FILE = "file"
+
+
+@dataclass(frozen=True)
+class Result:
+    data: bytes
+    tree: Tree
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class _Span:
+    """Whole lines of the original data: [top, bottom)."""
+
+    top: int  # start of the first line (comment block, decorators, export, stubs)
+    bottom: int  # start of the line after the last one (len(data) when it is the last line)
+    indent: str  # the leading whitespace of its first code line
+
+
+@dataclass(frozen=True)
+class _Insertion:
+    """What an insert puts where, before imports are merged."""
+
+    edits: tuple[TextEdit, ...]  # the text's own edit first, then any it needs (an enum's comma)
+    text_start: int  # where, in the edited data before imports, the rendered payload starts
+    text_length: int
+    scope: tuple[str, ...]  # where the payload's definitions must land
+    note: str = ""
+
+
+# --- lines ----------------------------------------------------------------------------
+
+
+def _line_start(data: bytes, offset: int) -> int:
+    return data.rfind(b"\n", 0, offset) + 1
+
+
+def _next_line(data: bytes, offset: int) -> int:
+    """The start of the line after the one holding `offset` (len(data) on the last line)."""
+    if offset > 0 and data[offset - 1 : offset] == b"\n":
+        return offset
+    newline = data.find(b"\n", offset)
+    return len(data) if newline < 0 else newline + 1
+
+
+def _is_blank(line: bytes) -> bool:
+    return not line.strip()
+
+
+def _comment_prefixes(spec: LanguageSpec) -> tuple[bytes, ...]:
+    return (b"#",) if spec.grammar == "python" else (b"//", b"/*")
+
+
+def _span(spec: LanguageSpec, tree: Tree, data: bytes, start: int, end: int) -> _Span | None:
+    """The whole lines of what starts at `start` (its comment block taken in) and ends at `end`.
+
+    None when it shares a line with other code: it cannot be added beside or
+    taken out by lines.
+    """
+    comment = comment_block_start(tree, data, start)
+    head = comment if comment is not None else start
+    top = _line_start(data, head)
+    if data[top:head].strip():
+        return None
+    bottom = _next_line(data, end)
+    rest = data[end:bottom].strip().lstrip(b";,").strip()
+    if rest and not rest.startswith(_comment_prefixes(spec)):
+        return None
+    return _Span(top, bottom, indentation_at(data, start))
+
+
+def _definition_span(
+    spec: LanguageSpec, tree: Tree, data: bytes, definition: Definition, label: str, file: str
+) -> _Span:
+    span = _span(spec, tree, data, definition.outer_start, definition.end)
+    if span is None:
+        raise PayloadError(
+            f"{label} in {file}: {definition.qualified_name} shares its line with other code, "
+            "so nothing can be added or removed beside it line by line",
+            "replace the enclosing definition with TARGET_NODE instead",
+        )
+    return span
+
+
+def _multiline(data: bytes, span: _Span) -> bool:
+    return b"\n" in data[span.top : span.bottom].rstrip()
+
+
+def _gap(data: bytes, upper: _Span, lower: _Span) -> int | None:
+    """Blank lines between two neighbours, or None when something else stands between them."""
+    if upper.bottom > lower.top or data[upper.bottom : lower.top].strip():
+        return None
+    return data[upper.bottom : lower.top].count(b"\n")
+
+
+def _choose_gap(data: bytes, pairs: list[tuple[_Span, _Span]], multiline_payload: bool) -> int | None:
+    """The separator learnt from neighbouring pairs, first pair first.
+
+    A definition of several lines is separated like the pairs that hold one
+    (not like a run of one-line constants or fields); a one-line payload like
+    a pair of one-liners, else like the first pair.
+    """
+    gaps = [(a, b, g) for a, b in pairs if (g := _gap(data, a, b)) is not None]
+    if multiline_payload:
+        fitting = [g for a, b, g in gaps if _multiline(data, a) or _multiline(data, b)]
+        return fitting[0] if fitting else None
+    fitting = [g for a, b, g in gaps if not _multiline(data, a) and not _multiline(data, b)]
+    return fitting[0] if fitting else (gaps[0][2] if gaps else None)
+
+
+def _default_gap(spec: LanguageSpec, indent: str) -> int:
+    """One blank line, two between Python module-level definitions (PEP 8)."""
+    return 2 if spec.grammar == "python" and not indent else 1
+
+
+# --- the payload ----------------------------------------------------------------------
+
+
+def _label(operation: Operation, target: str) -> str:
+    return f"{operation.name} {target}"
+
+
+def _payload_parts(spec: LanguageSpec, label: str, file: str, payload: str) -> tuple[list[str], str]:
+    """The payload's imports (§4b) and its code, blank lines at both ends taken off."""
+    imports, code = split_imports(spec, payload)
+    lines = code.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise PayloadError(
+            f"{label} in {file} holds only import lines: there is nothing to insert",
+            "send the new definitions below the imports they need",
+        )
+    code = "\n".join(lines)
+    found = wholefile.find_placeholder(code, python=spec.grammar == "python")
+    if found is not None:
+        number, text = found
+        raise PayloadError(
+            f"{label} in {file} has a placeholder at the payload's line {number} ({text}): "
+            "it would be inserted as it stands",
+            "send only the new definitions, complete; what a block leaves out stays as it is",
+        )
+    return imports, code
+
+
+def _render(spec: LanguageSpec, data: bytes, tree: Tree, code: str, indent: str, newline: str) -> str:
+    lines = render_lines(spec, code, base=indent, file_unit=file_unit(data, spec, tree))
+    return newline.join(lines)
+
+
+def _unit(spec: LanguageSpec, data: bytes, tree: Tree, code: str) -> Unit:
+    return file_unit(data, spec, tree) or detect_unit(code.split("\n")) or Unit("    " if spec.grammar == "python" else "  ")
+
+
+def _ends_with_lines(data: bytes, end: int, text: bytes) -> bool:
+    """Whether whole lines ending at `end` are `text`: the payload already stands there."""
+    start = end - len(text)
+    return start >= 0 and data[start:end] == text and (start == 0 or data[start - 1 : start] == b"\n")
+
+
+# --- INSERT_AFTER / INSERT_BEFORE -----------------------------------------------------
+
+
+def _siblings(
+    spec: LanguageSpec, tree: Tree, data: bytes, definitions: list[Definition], target: Definition, span: _Span
+) -> tuple[_Span | None, _Span | None]:
+    """The spans of the sibling definitions just before and just after the target, if any."""
+    before: _Span | None = None
+    after: _Span | None = None
+    for other in definitions:
+        if other is target or other.scope != target.scope:
+            continue
+        other_span = _span(spec, tree, data, other.outer_start, other.end)
+        if other_span is None or other_span.indent != span.indent:
+            continue
+        if other_span.top >= span.bottom and (after is None or other_span.top < after.top):
+            after = other_span
+        if other_span.bottom <= span.top and (before is None or other_span.bottom > before.bottom):
+            before = other_span
+    return before, after
+
+
+def _insert_beside(
+    spec: LanguageSpec,
+    tree: Tree,
+    data: bytes,
+    definitions: list[Definition],
+    target: Definition,
+    code: str,
+    newline: str,
+    *,
+    after: bool,
+    label: str,
+    file: str,
+) -> _Insertion | None:
+    span = _definition_span(spec, tree, data, target, label, file)
+    previous, following = _siblings(spec, tree, data, definitions, target, span)
+    pairs = [(span, following)] if following is not None else []
+    if previous is not None:
+        pairs.append((previous, span))
+    multiline = "\n" in code
+    gap = _choose_gap(data, pairs, multiline)
+    if gap is None:
+        gap = _default_gap(spec, span.indent)
+    text = _render(spec, data, tree, code, span.indent, newline).encode("utf-8")
+    eol = newline.encode("ascii")
+    if after:
+        # Already there: the first lines after the target (blank lines skipped) are the payload.
+        cursor = span.bottom
+        while cursor < len(data) and _is_blank(data[cursor : _next_line(data, cursor)]):
+            cursor = _next_line(data, cursor)
+        if _ends_with_lines(data, cursor + len(text), text) and data[cursor + len(text) :][:1] in (b"", b"\r", b"\n"):
+            return None
+        if span.bottom == len(data) and not data.endswith(b"\n"):
+            # The target is the file's last line, without a final newline: the file keeps that habit.
+            inserted = eol * (gap + 1) + text
+            return _Insertion((TextEdit(span.bottom, span.bottom, inserted),), span.bottom + len(eol) * (gap + 1), len(text), target.scope)
+        inserted = eol * gap + text + eol
+        return _Insertion((TextEdit(span.bottom, span.bottom, inserted),), span.bottom + len(eol) * gap, len(text), target.scope)
+    # INSERT_BEFORE: the last lines before the target (blank lines skipped) are the payload already?
+    cursor = span.top
+    while cursor > 0 and _is_blank(data[_line_start(data, cursor - 1) : cursor]):
+        cursor = _line_start(data, cursor - 1)
+    if cursor > 0 and _ends_with_lines(data, cursor, text + eol):
+        return None
+    inserted = text + eol + eol * gap
+    return _Insertion((TextEdit(span.top, span.top, inserted),), span.top, len(text), target.scope)
+
+
+# --- APPEND_TO ------------------------------------------------------------------------
+
+
+def _container_node(tree: Tree, definition: Definition) -> Node | None:
+    node = tree.root_node.descendant_for_byte_range(definition.start, definition.end)
+    while node is not None and node.child_by_field_name("body") is None:
+        node = node.parent
+    return node
+
+
+def _members(spec: LanguageSpec, body: Node) -> list[tuple[Node, int]]:
+    """The body's members with where each starts: a TS member's decorators stand beside it."""
+    members: list[tuple[Node, int]] = []
+    pending: int | None = None
+    for child in body.named_children:
+        if child.type in spec.comment_types:
+            continue
+        if child.type in spec.prefix_types and spec.grammar != "python":
+            pending = child.start_byte if pending is None else pending
+            continue
+        members.append((child, pending if pending is not None else child.start_byte))
+        pending = None
+    return members
+
+
+def _is_docstring(node: Node) -> bool:
+    if node.type == "expression_statement" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node.type in ("string", "concatenated_string")
+
+
+def _is_placeholder_body(node: Node) -> bool:
+    text = (node.text or b"").decode("utf-8", "replace").strip()
+    return node.type in ("pass_statement", "expression_statement") and text in _PLACEHOLDER_BODIES
+
+
+def _append_to(
+    spec: LanguageSpec,
+    tree: Tree,
+    data: bytes,
+    container: Definition,
+    code: str,
+    newline: str,
+    *,
+    label: str,
+    file: str,
+) -> _Insertion | None:
+    scope = (*container.scope, container.name)
+    node = _container_node(tree, container)
+    body = node.child_by_field_name("body") if node is not None else None
+    if container.kind not in CONTAINER_KINDS or node is None or body is None:
+        raise PayloadError(
+            f"{label} in {file}: {container.kind} {container.qualified_name} has no body to append members to",
+            f"APPEND_TO takes a class, interface, enum or namespace; to add beside it use INSERT_AFTER: "
+            f"{container.kind} {container.qualified_name}",
+        )
+    eol = newline.encode("ascii")
+    container_indent = indentation_at(data, container.start)
+    members = _members(spec, body)
+    if not members:
+        # An empty TS body: `{}` opens onto lines of its own, `{` … `}` gets the member before `}`.
+        indent = container_indent + _unit(spec, data, tree, code).text
+        text = _render(spec, data, tree, code, indent, newline).encode("utf-8")
+        close = body.children[-1] if body.children else None
+        if close is None or close.type != "}":
+            raise PayloadError(f"{label} in {file}: cannot find where the body of {container.qualified_name} ends")
+        if close.start_point[0] == body.start_point[0]:
+            opening = body.start_byte + 1
+            inserted = eol + text + eol + container_indent.encode("ascii")
+            return _Insertion((TextEdit(opening, close.start_byte, inserted),), opening + len(eol), len(text), scope)
+        line = _line_start(data, close.start_byte)
+        return _Insertion((TextEdit(line, line, text + eol),), line, len(text), scope)
+    if body.start_point[0] == node.start_point[0] or body.start_point[0] == body.end_point[0]:
+        raise PayloadError(
+            f"{label} in {file}: {container.qualified_name} is written on one line, so members cannot be added by lines",
+            f"replace it with TARGET_NODE: {container.kind} {container.qualified_name}",
+        )
+    spans = [_span(spec, tree, data, start, member.end_byte) for member, start in members]
+    last = spans[-1]
+    if last is None:
+        raise PayloadError(
+            f"{label} in {file}: the last member of {container.qualified_name} shares its line with other code",
+            f"replace it with TARGET_NODE: {container.kind} {container.qualified_name}",
+        )
+    indent = next((s.indent for s in reversed(spans) if s is not None), container_indent)
+    text = _render(spec, data, tree, code, indent, newline).encode("utf-8")
+
+    comma: list[TextEdit] = []
+    if body.type == "enum_body":
+        # Members are separated by commas: keep the file's trailing-comma habit.
+        last_member = members[-1][0]
+        following = last_member.next_sibling
+        if following is not None and following.type == ",":
+            text = text if text.endswith(b",") else text + b","
+        else:
+            text = text.removesuffix(b",")
+            comma.append(TextEdit(last_member.end_byte, last_member.end_byte, b","))
+
+    if spec.grammar == "python":
+        statements = [member for member, _ in members if not _is_docstring(member)]
+        if len(statements) == 1 and statements[0] is members[-1][0] and _is_placeholder_body(statements[0]):
+            # `pass` stands for an empty body: the first member takes its place.
+            ending = eol if data[last.bottom - 1 : last.bottom] == b"\n" else b""
+            placeholder = (statements[0].text or b"").decode("utf-8")
+            return _Insertion(
+                (TextEdit(last.top, last.bottom, text + ending),), last.top, len(text), scope, f"replaced `{placeholder}`"
+            )
+
+    # Already there: the body's last lines are the payload.
+    content_end = last.bottom
+    if data[:content_end].endswith(b"\n"):
+        if _ends_with_lines(data, content_end, text + eol):
+            return None
+    elif _ends_with_lines(data, content_end, text):
+        return None
+
+    member_pairs = [(a, b) for a, b in zip(spans, spans[1:], strict=False) if a is not None and b is not None]
+    gap = _choose_gap(data, list(reversed(member_pairs)), "\n" in code)
+    if gap is None:
+        gap = 0 if body.type in _LIST_BODIES else 1
+    if last.bottom == len(data) and not data.endswith(b"\n"):
+        inserted = eol * (gap + 1) + text
+        offset = len(eol) * (gap + 1)
+    else:
+        inserted = eol * gap + text + eol
+        offset = len(eol) * gap
+    return _Insertion((TextEdit(last.bottom, last.bottom, inserted), *comma), last.bottom + offset, len(text), scope)
+
+
+def _append_to_file(
+    spec: LanguageSpec, tree: Tree, data: bytes, definitions: list[Definition], code: str, newline: str
+) -> _Insertion | None:
+    text = _render(spec, data, tree, code, "", newline).encode("utf-8")
+    eol = newline.encode("ascii")
+    content_end = len(data.rstrip())
+    if content_end == 0:
+        return _Insertion((TextEdit(0, len(data), text + eol),), 0, len(text), ())
+    if _ends_with_lines(data, content_end, text):
+        return None
+    spans = [
+        s
+        for d in definitions
+        if not d.scope and (s := _span(spec, tree, data, d.outer_start, d.end)) is not None and not s.indent
+    ]
+    pairs = list(reversed(list(zip(spans, spans[1:], strict=False))))
+    gap = _choose_gap(data, pairs, "\n" in code)
+    if gap is None:
+        gap = _default_gap(spec, "")
+    inserted = eol * (gap + 1) + text
+    return _Insertion((TextEdit(content_end, content_end, inserted),), content_end + len(eol) * (gap + 1), len(text), ())
+
+
+# --- the operations -------------------------------------------------------------------
+
+
+def insert(
+    spec: LanguageSpec,
+    operation: Operation,
+    target_text: str,
+    payload: str,
+    *,
+    file: str,
+    data: bytes,
+    tree: Tree,
+    newline: str,
+) -> Result:
+    """INSERT_AFTER, INSERT_BEFORE or APPEND_TO on the file's data (PROTOCOL.md §4a)."""
+    label = _label(operation, target_text)
+    imports, code = _payload_parts(spec, label, file, payload)
+    definitions = list_definitions(spec, tree)
+    if operation is Operation.APPEND_TO and target_text.strip().lower() == APPEND_TO_FILE:
+        insertion = _append_to_file(spec, tree, data, definitions, code, newline)
+    else:
+        target = parse_target(target_text, file)
+        label = _label(operation, str(target))
+        definition = resolve(target, definitions, file)
+        if operation is Operation.APPEND_TO:
+            insertion = _append_to(spec, tree, data, definition, code, newline, label=label, file=file)
+        else:
+            after = operation is Operation.INSERT_AFTER
+            insertion = _insert_beside(
+                spec, tree, data, definitions, definition, code, newline, after=after, label=label, file=file
+            )
+    merged = plan_imports(spec, data, tree, imports, newline) if imports else None
+    import_edits = list(merged.edits) if merged else []
+    edits = [*import_edits, *(insertion.edits if insertion else ())]  # imports first at a shared offset
+    new_data, change = apply_edits(data, edits)
+    notes = [insertion.note if insertion else "", merged.note if merged else ""]
+    note = "; ".join(n for n in notes if n)
+    if new_data == data:
+        return Result(data, tree)
+    new_tree = check_syntax(spec, file, label, data, tree, new_data, change)
+    if insertion is not None:
+        shift = sum(len(e.text) - (e.end - e.start) for e in import_edits if e.end <= insertion.edits[0].start)
+        start = insertion.text_start + shift
+        _check_landed(spec, new_tree, (start, start + insertion.text_length), insertion.scope, label, file)
+    return Result(new_data, new_tree, note)
+
+
+def _check_landed(
+    spec: LanguageSpec, tree: Tree, where: tuple[int, int], scope: tuple[str, ...], label: str, file: str
+) -> None:
+    """The payload's definitions stand where they were meant to: not in a copy of their own class."""
+    start, end = where
+    landed = [d for d in list_definitions(spec, tree, where) if start <= d.start < end]
+    if not landed:
+        return
+    outermost = min(len(d.scope) for d in landed)
+    for new in landed:
+        if len(new.scope) != outermost:
+            continue
+        if scope and new.scope == scope and new.name == scope[-1] and new.kind in CONTAINER_KINDS:
+            raise PayloadError(
+                f"Payload for {label} in {file} wraps its members in `{new.kind} {new.name}`: "
+                f"it would nest a second {new.name} inside {'.'.join(scope)}",
+                "send only the new members, without the class line around them",
+            )
+        if new.scope != scope:
+            raise PayloadError(
+                f"Payload for {label} in {file} would land in {'.'.join(new.scope) or 'the module'}, "
+                f"not in {'.'.join(scope) or 'the module'}",
+                "check the payload's indentation; nothing was written",
+            )
+
+
+def delete(spec: LanguageSpec, target_text: str, *, file: str, data: bytes, tree: Tree) -> Result:
+    """DELETE_NODE: the target's lines go, with its comment block and the blank lines left doubled."""
+    target = parse_target(target_text, file)
+    label = _label(Operation.DELETE_NODE, str(target))
+    definitions = list_definitions(spec, tree)
+    definition = resolve(target, definitions, file)
+    span = _definition_span(spec, tree, data, definition, label, file)
+    if spec.grammar == "python":
+        _check_body_kept(tree, definitions, definition, span, label, file)
+    # The blank lines above and below the target.
+    above = span.top
+    while above > 0 and _is_blank(data[_line_start(data, above - 1) : above]):
+        above = _line_start(data, above - 1)
+    below = span.bottom
+    while below < len(data) and _is_blank(data[below : _next_line(data, below)]):
+        below = _next_line(data, below)
+    previous_line = data[_line_start(data, above - 1) : above] if above > 0 else b""
+    previous_indent = len(previous_line) - len(previous_line.lstrip(b" \t"))
+    if above == 0 or previous_indent < len(span.indent):
+        # First in its body (or file): the blank lines above stay, those below go with it.
+        start, end = span.top, below
+    else:
+        # Otherwise the blank lines above go, and what separated it from the next stays.
+        start, end = above, span.bottom
+    if end == len(data) and not data.endswith(b"\n") and start > 0:
+        # The file's last line goes: the line before it becomes the last, without a newline as before.
+        start -= 1
+        if data[start - 1 : start] == b"\r":
+            start -= 1
+    new_data, change = apply_edits(data, [TextEdit(start, end, b"")])
+    new_tree = check_syntax(spec, file, label, data, tree, new_data, change)
+    return Result(new_data, new_tree)
+
+
+def _check_body_kept(
+    tree: Tree, definitions: list[Definition], definition: Definition, span: _Span, label: str, file: str
+) -> None:
+    """A Python block cannot be empty: deleting its only statement fails instead of inventing `pass`."""
+    node = tree.root_node.descendant_for_byte_range(definition.start, definition.end)
+    while node is not None and node.parent is not None and node.parent.type not in ("block", "module"):
+        node = node.parent
+    if node is None or node.parent is None or node.parent.type != "block":
+        return
+    others = [
+        child
+        for child in node.parent.named_children
+        if child.type != "comment" and not span.top <= child.start_byte < span.bottom
+    ]
+    if others:
+        return
+    owner = next(
+        (d for d in definitions if d.qualified_name == ".".join(definition.scope) and d.start <= definition.start < d.end),
+        None,
+    )
+    if owner is not None and owner.end >= definition.end:
+        raise PayloadError(
+            f"{label} in {file} would leave {owner.kind} {owner.qualified_name} empty",
+            f"replace the {owner.kind} instead (TARGET_NODE: {owner.kind} {owner.qualified_name})",
+        )
+    raise PayloadError(
+        f"{label} in {file} would leave the block around it empty",
+        "replace the enclosing code with TARGET_NODE instead",
+    )
+
+
+__all__ = ["APPEND_TO_FILE", "CONTAINER_KINDS", "Result", "delete", "insert"]
