@@ -21,6 +21,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from cli_process import kopipasta
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect is needed to drive the session in a pseudo-terminal")
 
@@ -307,12 +308,7 @@ def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
 
 
 def run(args: list[str], root: Path, stdin: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "kopipasta", *args], cwd=root, input=stdin,
-        capture_output=True, text=True, encoding="utf-8", timeout=TIMEOUT, env=clean_env(),
-    )
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
-    return result
+    return kopipasta(*args, cwd=root, stdin=stdin, env=clean_env(), timeout=TIMEOUT)
 
 
 @pytest.mark.parametrize("args", [["session", "app.py"], []], ids=["session", "bare"])

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
+
+from cli_process import kopipasta
 
 from kopipasta import journal
 from kopipasta.engine import apply_reply
@@ -34,21 +35,6 @@ def other():
     return 42
 ```
 """
-
-
-def kopipasta(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "kopipasta", *args],
-        cwd=cwd,
-        input=stdin,
-        stdin=None if stdin is not None else subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
-    return result
 
 
 def project(tmp_path: Path) -> Path:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cli_process import kopipasta
+
 from kopipasta import journal
 
 ORIGINAL = b"def area(w, h):\n    return w * h\n"
@@ -28,20 +30,6 @@ EXTRA = 1
 # Valid for the splicer (a module-level string literal) but the check fails on it.
 FAILING = 'python -c "import sys; print(\'check output\'); sys.exit(1)"'
 PASSING = "python -m py_compile shapes.py extra.py"
-
-
-def kopipasta(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "kopipasta", *args],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
-    return result
 
 
 def project(tmp_path: Path, reply: str = GOOD_REPLY) -> Path:
