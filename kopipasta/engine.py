@@ -134,6 +134,10 @@ def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
     prefix = before.rfind(b"\n", 0, _common_prefix(before, after)) + 1
     limit = min(len(before), len(after)) - prefix
     suffix = min(_common_prefix(before[::-1], after[::-1]), limit)
+    # Widen the region to whole lines at its end too, or a shared line tail counts as changed.
+    tail = before[len(before) - suffix :]
+    newline = tail.find(b"\n")
+    suffix = suffix - (newline + 1) if newline >= 0 else 0
     old_lines = before[prefix : len(before) - suffix].splitlines()
     new_lines = after[prefix : len(after) - suffix].splitlines()
     added = removed = 0

@@ -27,6 +27,7 @@ from kopipasta.imports import TextEdit, apply_edits, plan_imports, split_imports
 from kopipasta.indent import Unit, detect_unit
 from kopipasta.languages import LanguageSpec
 from kopipasta.model import Operation
+from kopipasta.placement import CONTAINER_KINDS, check_landed, definitions_in
 from kopipasta.render import render_lines
 from kopipasta.resolve import parse_target, resolve
 from kopipasta.splice import file_unit, indentation_at
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
 # Definitions whose body holds members, the only targets APPEND_TO takes.
-CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait"})
 # Bodies whose members are not definitions (`email: string;`, `Red = "red",`): one per line by default.
 _LIST_BODIES = frozenset({"interface_body", "object_type", "enum_body"})
 # A body that stands for "nothing yet" in Python: replaced by the first member appended.
@@ -78,10 +78,15 @@ def _line_start(data: bytes, offset: int) -> int:
     return data.rfind(b"\n", 0, offset) + 1
 
 
+def _end_of_lines(data: bytes, end: int) -> int:
+    """Where the lines holding something that ends at `end` end: the start of the next line."""
+    if end > 0 and data[end - 1 : end] == b"\n":
+        return end
+    return _next_line(data, end)
+
+
 def _next_line(data: bytes, offset: int) -> int:
     """The start of the line after the one holding `offset` (len(data) on the last line)."""
-    if offset > 0 and data[offset - 1 : offset] == b"\n":
-        return offset
     newline = data.find(b"\n", offset)
     return len(data) if newline < 0 else newline + 1
 
@@ -105,7 +110,7 @@ def _span(spec: LanguageSpec, tree: Tree, data: bytes, start: int, end: int) -> 
     top = _line_start(data, head)
     if data[top:head].strip():
         return None
-    bottom = _next_line(data, end)
+    bottom = _end_of_lines(data, end)
     rest = data[end:bottom].strip().lstrip(b";,").strip()
     if rest and not rest.startswith(_comment_prefixes(spec)):
         return None
@@ -136,7 +141,9 @@ def _gap(data: bytes, upper: _Span, lower: _Span) -> int | None:
     return data[upper.bottom : lower.top].count(b"\n")
 
 
-def _choose_gap(data: bytes, pairs: list[tuple[_Span, _Span]], multiline_payload: bool) -> int | None:
+def _choose_gap(
+    data: bytes, pairs: list[tuple[_Span, _Span]], multiline_payload: bool
+) -> int | None:
     """The separator learnt from neighbouring pairs, first pair first.
 
     A definition of several lines is separated like the pairs that hold one
@@ -163,7 +170,9 @@ def _label(operation: Operation, target: str) -> str:
     return f"{operation.name} {target}"
 
 
-def _payload_parts(spec: LanguageSpec, label: str, file: str, payload: str) -> tuple[list[str], str]:
+def _payload_parts(
+    spec: LanguageSpec, label: str, file: str, payload: str
+) -> tuple[list[str], str]:
     """The payload's imports (§4b) and its code, blank lines at both ends taken off."""
     imports, code = split_imports(spec, payload)
     lines = code.split("\n")
@@ -188,26 +197,39 @@ def _payload_parts(spec: LanguageSpec, label: str, file: str, payload: str) -> t
     return imports, code
 
 
-def _render(spec: LanguageSpec, data: bytes, tree: Tree, code: str, indent: str, newline: str) -> str:
+def _render(
+    spec: LanguageSpec, data: bytes, tree: Tree, code: str, indent: str, newline: str
+) -> str:
     lines = render_lines(spec, code, base=indent, file_unit=file_unit(data, spec, tree))
     return newline.join(lines)
 
 
 def _unit(spec: LanguageSpec, data: bytes, tree: Tree, code: str) -> Unit:
-    return file_unit(data, spec, tree) or detect_unit(code.split("\n")) or Unit("    " if spec.grammar == "python" else "  ")
+    return (
+        file_unit(data, spec, tree)
+        or detect_unit(code.split("\n"))
+        or Unit("    " if spec.grammar == "python" else "  ")
+    )
 
 
 def _ends_with_lines(data: bytes, end: int, text: bytes) -> bool:
     """Whether whole lines ending at `end` are `text`: the payload already stands there."""
     start = end - len(text)
-    return start >= 0 and data[start:end] == text and (start == 0 or data[start - 1 : start] == b"\n")
+    return (
+        start >= 0 and data[start:end] == text and (start == 0 or data[start - 1 : start] == b"\n")
+    )
 
 
 # --- INSERT_AFTER / INSERT_BEFORE -----------------------------------------------------
 
 
 def _siblings(
-    spec: LanguageSpec, tree: Tree, data: bytes, definitions: list[Definition], target: Definition, span: _Span
+    spec: LanguageSpec,
+    tree: Tree,
+    data: bytes,
+    definitions: list[Definition],
+    target: Definition,
+    span: _Span,
 ) -> tuple[_Span | None, _Span | None]:
     """The spans of the sibling definitions just before and just after the target, if any."""
     before: _Span | None = None
@@ -254,14 +276,28 @@ def _insert_beside(
         cursor = span.bottom
         while cursor < len(data) and _is_blank(data[cursor : _next_line(data, cursor)]):
             cursor = _next_line(data, cursor)
-        if _ends_with_lines(data, cursor + len(text), text) and data[cursor + len(text) :][:1] in (b"", b"\r", b"\n"):
+        if _ends_with_lines(data, cursor + len(text), text) and data[cursor + len(text) :][:1] in (
+            b"",
+            b"\r",
+            b"\n",
+        ):
             return None
         if span.bottom == len(data) and not data.endswith(b"\n"):
             # The target is the file's last line, without a final newline: the file keeps that habit.
             inserted = eol * (gap + 1) + text
-            return _Insertion((TextEdit(span.bottom, span.bottom, inserted),), span.bottom + len(eol) * (gap + 1), len(text), target.scope)
+            return _Insertion(
+                (TextEdit(span.bottom, span.bottom, inserted),),
+                span.bottom + len(eol) * (gap + 1),
+                len(text),
+                target.scope,
+            )
         inserted = eol * gap + text + eol
-        return _Insertion((TextEdit(span.bottom, span.bottom, inserted),), span.bottom + len(eol) * gap, len(text), target.scope)
+        return _Insertion(
+            (TextEdit(span.bottom, span.bottom, inserted),),
+            span.bottom + len(eol) * gap,
+            len(text),
+            target.scope,
+        )
     # INSERT_BEFORE: the last lines before the target (blank lines skipped) are the payload already?
     cursor = span.top
     while cursor > 0 and _is_blank(data[_line_start(data, cursor - 1) : cursor]):
@@ -337,14 +373,26 @@ def _append_to(
         text = _render(spec, data, tree, code, indent, newline).encode("utf-8")
         close = body.children[-1] if body.children else None
         if close is None or close.type != "}":
-            raise PayloadError(f"{label} in {file}: cannot find where the body of {container.qualified_name} ends")
+            raise PayloadError(
+                f"{label} in {file}: cannot find where the body of {container.qualified_name} ends"
+            )
         if close.start_point[0] == body.start_point[0]:
             opening = body.start_byte + 1
             inserted = eol + text + eol + container_indent.encode("ascii")
-            return _Insertion((TextEdit(opening, close.start_byte, inserted),), opening + len(eol), len(text), scope)
+            return _Insertion(
+                (TextEdit(opening, close.start_byte, inserted),),
+                opening + len(eol),
+                len(text),
+                scope,
+            )
         line = _line_start(data, close.start_byte)
         return _Insertion((TextEdit(line, line, text + eol),), line, len(text), scope)
-    if body.start_point[0] == node.start_point[0] or body.start_point[0] == body.end_point[0]:
+    opener = body.prev_sibling
+    if (
+        body.start_point[0] == body.end_point[0]
+        if spec.grammar != "python"
+        else (opener is not None and opener.end_point[0] == body.start_point[0])
+    ):
         raise PayloadError(
             f"{label} in {file}: {container.qualified_name} is written on one line, so members cannot be added by lines",
             f"replace it with TARGET_NODE: {container.kind} {container.qualified_name}",
@@ -372,12 +420,22 @@ def _append_to(
 
     if spec.grammar == "python":
         statements = [member for member, _ in members if not _is_docstring(member)]
-        if len(statements) == 1 and statements[0] is members[-1][0] and _is_placeholder_body(statements[0]):
-            # `pass` stands for an empty body: the first member takes its place.
+        if (
+            len(statements) == 1
+            and statements[0] is members[-1][0]
+            and _is_placeholder_body(statements[0])
+        ):
+            # `pass` stands for an empty body: the first member takes its place
+            # (its line only: a comment above it stays).
             ending = eol if data[last.bottom - 1 : last.bottom] == b"\n" else b""
             placeholder = (statements[0].text or b"").decode("utf-8")
+            line = _line_start(data, statements[0].start_byte)
             return _Insertion(
-                (TextEdit(last.top, last.bottom, text + ending),), last.top, len(text), scope, f"replaced `{placeholder}`"
+                (TextEdit(line, last.bottom, text + ending),),
+                line,
+                len(text),
+                scope,
+                f"replaced `{placeholder}`",
             )
 
     # Already there: the body's last lines are the payload.
@@ -388,7 +446,9 @@ def _append_to(
     elif _ends_with_lines(data, content_end, text):
         return None
 
-    member_pairs = [(a, b) for a, b in zip(spans, spans[1:], strict=False) if a is not None and b is not None]
+    member_pairs = [
+        (a, b) for a, b in zip(spans, spans[1:], strict=False) if a is not None and b is not None
+    ]
     gap = _choose_gap(data, list(reversed(member_pairs)), "\n" in code)
     if gap is None:
         gap = 0 if body.type in _LIST_BODIES else 1
@@ -398,11 +458,21 @@ def _append_to(
     else:
         inserted = eol * gap + text + eol
         offset = len(eol) * gap
-    return _Insertion((TextEdit(last.bottom, last.bottom, inserted), *comma), last.bottom + offset, len(text), scope)
+    return _Insertion(
+        (TextEdit(last.bottom, last.bottom, inserted), *comma),
+        last.bottom + offset,
+        len(text),
+        scope,
+    )
 
 
 def _append_to_file(
-    spec: LanguageSpec, tree: Tree, data: bytes, definitions: list[Definition], code: str, newline: str
+    spec: LanguageSpec,
+    tree: Tree,
+    data: bytes,
+    definitions: list[Definition],
+    code: str,
+    newline: str,
 ) -> _Insertion | None:
     text = _render(spec, data, tree, code, "", newline).encode("utf-8")
     eol = newline.encode("ascii")
@@ -414,14 +484,21 @@ def _append_to_file(
     spans = [
         s
         for d in definitions
-        if not d.scope and (s := _span(spec, tree, data, d.outer_start, d.end)) is not None and not s.indent
+        if not d.scope
+        and (s := _span(spec, tree, data, d.outer_start, d.end)) is not None
+        and not s.indent
     ]
     pairs = list(reversed(list(zip(spans, spans[1:], strict=False))))
     gap = _choose_gap(data, pairs, "\n" in code)
     if gap is None:
         gap = _default_gap(spec, "")
     inserted = eol * (gap + 1) + text
-    return _Insertion((TextEdit(content_end, content_end, inserted),), content_end + len(eol) * (gap + 1), len(text), ())
+    return _Insertion(
+        (TextEdit(content_end, content_end, inserted),),
+        content_end + len(eol) * (gap + 1),
+        len(text),
+        (),
+    )
 
 
 # --- the operations -------------------------------------------------------------------
@@ -449,15 +526,29 @@ def insert(
         label = _label(operation, str(target))
         definition = resolve(target, definitions, file)
         if operation is Operation.APPEND_TO:
-            insertion = _append_to(spec, tree, data, definition, code, newline, label=label, file=file)
+            insertion = _append_to(
+                spec, tree, data, definition, code, newline, label=label, file=file
+            )
         else:
             after = operation is Operation.INSERT_AFTER
             insertion = _insert_beside(
-                spec, tree, data, definitions, definition, code, newline, after=after, label=label, file=file
+                spec,
+                tree,
+                data,
+                definitions,
+                definition,
+                code,
+                newline,
+                after=after,
+                label=label,
+                file=file,
             )
     merged = plan_imports(spec, data, tree, imports, newline) if imports else None
     import_edits = list(merged.edits) if merged else []
-    edits = [*import_edits, *(insertion.edits if insertion else ())]  # imports first at a shared offset
+    edits = [
+        *import_edits,
+        *(insertion.edits if insertion else ()),
+    ]  # imports first at a shared offset
     new_data, change = apply_edits(data, edits)
     notes = [insertion.note if insertion else "", merged.note if merged else ""]
     note = "; ".join(n for n in notes if n)
@@ -465,36 +556,22 @@ def insert(
         return Result(data, tree)
     new_tree = check_syntax(spec, file, label, data, tree, new_data, change)
     if insertion is not None:
-        shift = sum(len(e.text) - (e.end - e.start) for e in import_edits if e.end <= insertion.edits[0].start)
+        shift = sum(
+            len(e.text) - (e.end - e.start)
+            for e in import_edits
+            if e.end <= insertion.edits[0].start
+        )
         start = insertion.text_start + shift
-        _check_landed(spec, new_tree, (start, start + insertion.text_length), insertion.scope, label, file)
+        check_landed(
+            definitions_in(spec, new_tree, start, start + insertion.text_length),
+            insertion.scope,
+            label=label,
+            file=file,
+            what="its members",
+            hint="send only the new members, without the class line around them",
+        )
     return Result(new_data, new_tree, note)
 
-
-def _check_landed(
-    spec: LanguageSpec, tree: Tree, where: tuple[int, int], scope: tuple[str, ...], label: str, file: str
-) -> None:
-    """The payload's definitions stand where they were meant to: not in a copy of their own class."""
-    start, end = where
-    landed = [d for d in list_definitions(spec, tree, where) if start <= d.start < end]
-    if not landed:
-        return
-    outermost = min(len(d.scope) for d in landed)
-    for new in landed:
-        if len(new.scope) != outermost:
-            continue
-        if scope and new.scope == scope and new.name == scope[-1] and new.kind in CONTAINER_KINDS:
-            raise PayloadError(
-                f"Payload for {label} in {file} wraps its members in `{new.kind} {new.name}`: "
-                f"it would nest a second {new.name} inside {'.'.join(scope)}",
-                "send only the new members, without the class line around them",
-            )
-        if new.scope != scope:
-            raise PayloadError(
-                f"Payload for {label} in {file} would land in {'.'.join(new.scope) or 'the module'}, "
-                f"not in {'.'.join(scope) or 'the module'}",
-                "check the payload's indentation; nothing was written",
-            )
 
 
 def delete(spec: LanguageSpec, target_text: str, *, file: str, data: bytes, tree: Tree) -> Result:
@@ -532,11 +609,18 @@ def delete(spec: LanguageSpec, target_text: str, *, file: str, data: bytes, tree
 
 
 def _check_body_kept(
-    tree: Tree, definitions: list[Definition], definition: Definition, span: _Span, label: str, file: str
+    tree: Tree,
+    definitions: list[Definition],
+    definition: Definition,
+    span: _Span,
+    label: str,
+    file: str,
 ) -> None:
     """A Python block cannot be empty: deleting its only statement fails instead of inventing `pass`."""
     node = tree.root_node.descendant_for_byte_range(definition.start, definition.end)
-    while node is not None and node.parent is not None and node.parent.type not in ("block", "module"):
+    while (
+        node is not None and node.parent is not None and node.parent.type not in ("block", "module")
+    ):
         node = node.parent
     if node is None or node.parent is None or node.parent.type != "block":
         return
@@ -548,7 +632,12 @@ def _check_body_kept(
     if others:
         return
     owner = next(
-        (d for d in definitions if d.qualified_name == ".".join(definition.scope) and d.start <= definition.start < d.end),
+        (
+            d
+            for d in definitions
+            if d.qualified_name == ".".join(definition.scope)
+            and d.start <= definition.start < d.end
+        ),
         None,
     )
     if owner is not None and owner.end >= definition.end:
@@ -562,4 +651,4 @@ def _check_body_kept(
     )
 
 
-__all__ = ["APPEND_TO_FILE", "CONTAINER_KINDS", "Result", "delete", "insert"]
+__all__ = ["APPEND_TO_FILE", "Result", "delete", "insert"]

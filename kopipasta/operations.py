@@ -16,6 +16,7 @@ from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.imports import TextEdit, apply_edits, plan_imports, split_imports
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
 from kopipasta.model import Operation, Patch
+from kopipasta.placement import check_landed, definitions_in
 from kopipasta.resolve import Target, parse_target, resolve
 from kopipasta.splice import replace_definition
 from kopipasta.workspace import Source
@@ -108,8 +109,15 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     shift = sum(len(e.text) - (e.end - e.start) for e in import_edits if e.end <= splice.start)
     start, end = splice.start + shift, splice.new_end + shift
     new_tree = check_syntax(spec, patch.file, str(target), data, tree, new_data, change)
-    landed = [d for d in list_definitions(spec, new_tree, (start, end)) if start <= d.start < end]
-    _check_not_wrapped(patch, target, definition, landed)
+    landed = definitions_in(spec, new_tree, start, end)
+    check_landed(
+        landed,
+        definition.scope,
+        label=str(target),
+        file=patch.file,
+        what="it",
+        hint=f"send only the {definition.kind} itself, or target `{{container}}` to replace all of it",
+    )
     notes = [_rename_note(definition, landed), merged.note if merged else ""]
     return Edit(new_data, new_tree, "; ".join(note for note in notes if note))
 
@@ -133,28 +141,6 @@ def _add_or_delete(patch: Patch, document: Document) -> Edit:
             newline=source.newline,
         )
     return Edit(result.data, result.tree, result.note)
-
-
-# Definitions that hold members: a payload of one of these around a member is a wrapper.
-_CONTAINER_KINDS = frozenset({"class", "interface", "struct", "impl", "trait", "enum"})
-
-
-def _check_not_wrapped(patch: Patch, target: Target, old: Definition, landed: list[Definition]) -> None:
-    """A method sent inside its own `class` line would land as a second class nested in the first.
-
-    Models often resend `class Repo:` around the one method they changed; that
-    parses, so only the shape tells: a class named like the enclosing class
-    where the method was.
-    """
-    if not old.scope:
-        return
-    for new in landed:
-        if new.scope == old.scope and new.name == old.scope[-1] and new.kind in _CONTAINER_KINDS:
-            raise PayloadError(
-                f"Payload for {target} in {patch.file} wraps it in `{new.kind} {new.name}`: "
-                f"it would nest a second {new.name} inside {'.'.join(old.scope)}",
-                f"send only the {old.kind} itself, or target `{new.kind} {'.'.join(old.scope)}` to replace all of it",
-            )
 
 
 def _check_not_elided(spec: LanguageSpec, patch: Patch, target: Target, original: bytes) -> None:

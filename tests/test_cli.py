@@ -71,3 +71,16 @@ def test_demo_applies_the_bundled_reply(tmp_path: Path) -> None:
     assert table.count("{row.name}: {row.total.toFixed(2)}") == 1
     assert "<Cell key={c}>{c}</Cell>" in table
     assert '"react": "^18.2.0"' in (project / "package.json").read_text()
+
+
+def test_line_counts_of_a_pure_insertion_and_a_one_line_change(tmp_path: Path) -> None:
+    from kopipasta.engine import apply_reply
+
+    (tmp_path / "m.py").write_text("def a():\n    return 1\n\n\ndef c():\n    return 3\n")
+    reply = (
+        "```python\n# FILE: m.py\n# INSERT_AFTER: function a\ndef b():\n    return 2\n```\n\n"
+        "```python\n# FILE: m.py\n# TARGET_NODE: function c\ndef c():\n    return 30\n```\n"
+    )
+    insert, change = apply_reply(reply, tmp_path).outcomes
+    assert (insert.lines_added, insert.lines_removed) == (4, 0)  # two lines and two blank ones
+    assert (change.lines_added, change.lines_removed) == (1, 1)
