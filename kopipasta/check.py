@@ -134,5 +134,7 @@ def _check_python(
     raise SyntaxCheckError(
         f"Patch for {target} would break the syntax of {file} at line {line}, column {column}: "
         f"{error.msg}",
-        "check the block's indentation; nothing was written",
+        "check the block's indentation; nothing was written"
+        if "indent" in error.msg.lower()
+        else "check the block's brackets, quotes and indentation; nothing was written",
     )
