@@ -115,12 +115,23 @@ def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outco
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:
-    """Length of the common prefix, by binary search over C-speed slice comparisons."""
-    va, vb = memoryview(a), memoryview(b)
+    """Length of the common prefix, by binary search over C-speed comparisons."""
     low, high = 0, min(len(a), len(b))
     while low < high:
         middle = (low + high + 1) // 2
-        if va[:middle] == vb[:middle]:
+        if a.startswith(b[:middle]):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(a: bytes, b: bytes) -> int:
+    """Length of the common suffix, by the same binary search."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a.endswith(b[len(b) - middle :]):
             low = middle
         else:
             high = middle - 1
@@ -133,7 +144,7 @@ def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
         return 0, 0
     prefix = before.rfind(b"\n", 0, _common_prefix(before, after)) + 1
     limit = min(len(before), len(after)) - prefix
-    suffix = min(_common_prefix(before[::-1], after[::-1]), limit)
+    suffix = min(_common_suffix(before, after), limit)
     # Widen the region to whole lines at its end too, or a shared line tail counts as changed.
     tail = before[len(before) - suffix :]
     newline = tail.find(b"\n")

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 # Enough lines to learn a file's indent unit without reading a huge file twice.
-_UNIT_SAMPLE_LINES = 4000
+UNIT_SAMPLE_LINES = 4000
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ def detect_unit(lines: Iterable[str]) -> Unit | None:
     steps: Counter[str] = Counter()
     previous = ""
     for count, line in enumerate(lines):
-        if count >= _UNIT_SAMPLE_LINES:
+        if count >= UNIT_SAMPLE_LINES:
             break
         if not line.strip():
             continue

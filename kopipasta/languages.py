@@ -145,11 +145,19 @@ def _types_query(grammar: str, types: tuple[str, ...]) -> Query:
     return Query(get_language(grammar), f"[{alternatives}] @node")  # type: ignore[arg-type]
 
 
-def nodes_of_types(spec: LanguageSpec, root: Node, types: tuple[str, ...]) -> list[Node]:
-    """Every node of the given types under root: a query runs in C where a Python walk would crawl."""
-    from tree_sitter import QueryCursor
+def nodes_of_types(
+    spec: LanguageSpec, root: Node, types: tuple[str, ...], rows: int | None = None
+) -> list[Node]:
+    """Every node of the given types under root (touching its first `rows` rows, if given).
 
-    return QueryCursor(_types_query(spec.grammar, types)).captures(root).get("node", [])
+    A query runs in C where a Python walk over the tree would crawl.
+    """
+    from tree_sitter import Point, QueryCursor
+
+    cursor = QueryCursor(_types_query(spec.grammar, types))
+    if rows is not None:
+        cursor.set_point_range(Point(0, 0), Point(rows, 0))
+    return cursor.captures(root).get("node", [])
 
 
 def query_matches(

@@ -36,8 +36,12 @@ def string_lines(spec: LanguageSpec, payload: str) -> tuple[set[int], dict[int, 
     return value_rows(spec, tree.root_node, offset)
 
 
-def value_rows(spec: LanguageSpec, root: Node, offset: int = 0) -> tuple[set[int], dict[int, int]]:
+def value_rows(
+    spec: LanguageSpec, root: Node, offset: int = 0, rows: int | None = None
+) -> tuple[set[int], dict[int, int]]:
     """Rows (less `offset`) that start inside a multi-line string or comment, see string_lines.
+
+    With `rows`, only strings and comments touching the first `rows` rows are looked at.
 
     The inner lines of a block comment (` * @param` under `/**`) are not layout
     either: they move with the line the comment opens on, like a docstring, and
@@ -45,7 +49,7 @@ def value_rows(spec: LanguageSpec, root: Node, offset: int = 0) -> tuple[set[int
     """
     frozen: set[int] = set()
     docstring: dict[int, int] = {}
-    for node in nodes_of_types(spec, root, (*spec.string_types, *spec.comment_types)):
+    for node in nodes_of_types(spec, root, (*spec.string_types, *spec.comment_types), rows):
         first, last = node.start_point[0], node.end_point[0]
         if last == first:
             continue

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta.definitions import Definition, comment_block_start, overload_names
-from kopipasta.indent import Unit, detect_unit
+from kopipasta.indent import UNIT_SAMPLE_LINES, Unit, detect_unit
 from kopipasta.languages import LanguageSpec
 from kopipasta.render import payload_tree, render_lines, value_rows
 
@@ -51,11 +51,13 @@ def file_unit(data: bytes, spec: LanguageSpec | None = None, tree: Tree | None =
     With the tree, lines inside multi-line strings and block comments are left
     out: a JSDoc's ` * ` lines would otherwise make a 2-space file look 1-space.
     """
-    lines = data.decode("utf-8", "replace").splitlines()
+    # detect_unit reads a sample from the top; a 20,000-line file is not split or queried whole.
+    lines = data.split(b"\n", UNIT_SAMPLE_LINES)[:UNIT_SAMPLE_LINES]
+    text = [line.decode("utf-8", "replace") for line in lines]
     if spec is not None and tree is not None:
-        frozen, _ = value_rows(spec, tree.root_node)
-        lines = [line for row, line in enumerate(lines) if row not in frozen]
-    return detect_unit(lines)
+        frozen, _ = value_rows(spec, tree.root_node, rows=UNIT_SAMPLE_LINES)
+        text = [line for row, line in enumerate(text) if row not in frozen]
+    return detect_unit(text)
 
 
 def _restates_overloads(spec: LanguageSpec, payload: str, name: str) -> bool:
