@@ -39,6 +39,8 @@ class Definition:
     wrapper_start: int | None = None
     # Where the `export` keyword of its wrapper starts (JS/TS), after any decorators before it.
     export_start: int | None = None
+    # Where the `declare` keyword of its wrapper starts (TS ambient declarations).
+    declare_start: int | None = None
 
     @property
     def qualified_name(self) -> str:
@@ -139,22 +141,29 @@ def list_definitions(
     captured = _captures(spec, tree.root_node, byte_range)
     definitions: list[Definition] = []
     for item in captured.values():
-        if item.kind == "overload":
-            continue
         node = item.node
+        if item.kind == "overload" and (
+            spec.grammar == "python"  # the inner `def` is captured as a function too: that one counts
+            or _absorbed(spec, _outer(spec, node), item.name, captured)
+        ):
+            continue
         if spec.grammar == "python" and item.kind == "variable" and (
             node.parent is None or node.parent.type not in _PYTHON_STATEMENT_PARENTS
         ):
             continue  # `a = b = 1`: only the outer assignment is a statement
         enclosing = _enclosing(node, captured)
         enclosing_kind = enclosing[-1].kind if enclosing else None
-        kind = item.kind
+        kind = "function" if item.kind == "overload" else item.kind
         if kind == "variable" and enclosing_kind in _FUNCTION_KINDS:
             continue  # a local
         if kind == "function" and enclosing_kind in _CLASS_KINDS:
             kind = "method"
         outer = _outer(spec, node)
-        if outer is not node and _overload_in(spec, outer, captured) is not None:
+        if (
+            outer is not node
+            and _overload_in(spec, outer, captured) is not None
+            and _absorbed(spec, outer, item.name, captured)
+        ):
             continue  # a Python `@overload` stub: part of the definition below it
         first = _first_sibling_decorator(spec, outer)
         outer_start = _first_overload_start(spec, first, item.name, captured)
@@ -172,6 +181,7 @@ def list_definitions(
                 also_fits=_also_fits(spec, kind, item.name, node),
                 wrapper_start=first.start_byte,
                 export_start=_export_keyword_start(outer),
+                declare_start=_declare_keyword_start(node),
             )
         )
     definitions.sort(key=lambda d: (d.start, -d.end))
@@ -220,6 +230,12 @@ def _export_keyword_start(outer: Node) -> int | None:
     return keyword.start_byte if keyword is not None else None
 
 
+def _declare_keyword_start(node: Node) -> int | None:
+    """Where `declare` starts when the definition is a TS ambient declaration."""
+    parent = node.parent
+    return parent.start_byte if parent is not None and parent.type == "ambient_declaration" else None
+
+
 def _first_overload_start(
     spec: LanguageSpec, outer: Node, name: str, captured: dict[tuple[int, int, str], _Captured]
 ) -> int:
@@ -235,17 +251,42 @@ def _first_overload_start(
     return start
 
 
-def _overload_in(
+def _captured_in(
     spec: LanguageSpec, node: Node, captured: dict[tuple[int, int, str], _Captured]
 ) -> _Captured | None:
-    """The overload stub that `node` is, or wraps (`export function f(): T;`)."""
+    """The definition or overload stub that `node` is, or wraps (`export function f(): T;`)."""
     while True:
         item = captured.get(_key(node))
         if item is not None:
-            return item if item.kind == "overload" else None
+            return item
         if node.type not in spec.wrapper_types or node.named_child_count == 0:
             return None
         node = node.named_children[-1]
+
+
+def _overload_in(
+    spec: LanguageSpec, node: Node, captured: dict[tuple[int, int, str], _Captured]
+) -> _Captured | None:
+    """The overload stub that `node` is, or wraps."""
+    item = _captured_in(spec, node, captured)
+    return item if item is not None and item.kind == "overload" else None
+
+
+def _absorbed(
+    spec: LanguageSpec, outer: Node, name: str, captured: dict[tuple[int, int, str], _Captured]
+) -> bool:
+    """Whether an overload stub belongs to what follows it: another stub or the body of the same name.
+
+    The last stub of a run with no body after it (a `.pyi` or `.d.ts` file,
+    `declare function`) is the definition itself, with the stubs above it.
+    """
+    sibling = outer.next_named_sibling
+    while sibling is not None and sibling.type in spec.comment_types:
+        sibling = sibling.next_named_sibling
+    if sibling is None:
+        return False
+    item = _captured_in(spec, sibling, captured)
+    return item is not None and item.name == name
 
 
 def comment_block_start(tree: Tree, data: bytes, outer_start: int) -> int | None:

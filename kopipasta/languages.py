@@ -50,6 +50,8 @@ PYTHON = LanguageSpec(
 
 _JS_STRINGS = ("string", "template_string")
 _JS_WRAPPERS = ("export_statement",)
+# TypeScript also wraps a definition in `declare …` (an ambient declaration).
+_TS_WRAPPERS = ("export_statement", "ambient_declaration")
 _JS_PREFIXES = ("decorator",)
 
 JAVASCRIPT = LanguageSpec(
@@ -69,7 +71,7 @@ TYPESCRIPT = LanguageSpec(
     query_file="typescript.scm",
     extensions=(".ts", ".mts", ".cts"),
     string_types=_JS_STRINGS,
-    wrapper_types=_JS_WRAPPERS,
+    wrapper_types=_TS_WRAPPERS,
     prefix_types=_JS_PREFIXES,
     has_components=True,
 )
@@ -80,7 +82,7 @@ TSX = LanguageSpec(
     query_file="typescript.scm",
     extensions=(".tsx",),
     string_types=_JS_STRINGS,
-    wrapper_types=_JS_WRAPPERS,
+    wrapper_types=_TS_WRAPPERS,
     prefix_types=_JS_PREFIXES,
     has_components=True,
 )

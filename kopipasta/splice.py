@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 # A payload's first code line that restates the wrapper: a decorator or annotation, or an export.
 _DECORATOR_LINE = re.compile(r"^@")
 _EXPORT_LINE = re.compile(r"^export\b")
+_DECLARE_LINE = re.compile(r"^declare\b")
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ def _code_start(spec: LanguageSpec, definition: Definition, body: list[str]) -> 
         return wrapper_start
     if _EXPORT_LINE.match(first_code):
         return definition.export_start if definition.export_start is not None else wrapper_start
+    if _DECLARE_LINE.match(first_code) and definition.declare_start is not None:
+        return definition.declare_start
     return definition.start
 
 
