@@ -1,0 +1,53 @@
+"""Every definition of every fixture file, replaced by its own text, must come back `unchanged`.
+
+The strongest check of the splice and the re-indentation together: restating
+a definition exactly as it stands, at its own indentation, may change no
+byte, whatever the language, nesting, decorators, strings or line endings
+around it. (Not dedented first: a dedent would change what the payload's
+multi-line strings hold, and those are kept as written.) Overload runs are
+skipped: restating the last stub alone is a different request.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kopipasta.definitions import list_definitions
+from kopipasta.engine import apply_reply
+from kopipasta.languages import language_for_path, parse
+from kopipasta.model import Status
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SOURCES = sorted(
+    p
+    for p in FIXTURES.glob("*/before/**/*")
+    if p.is_file() and not p.is_symlink() and language_for_path(p.name) is not None
+)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[str(p.relative_to(FIXTURES)) for p in SOURCES])
+def test_restating_each_definition_changes_nothing(source: Path, tmp_path: Path) -> None:
+    spec = language_for_path(source.name)
+    assert spec is not None
+    data = source.read_bytes()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    tree = parse(spec, data)
+    if tree.root_node.has_error:
+        pytest.skip("the fixture file is deliberately broken")
+    shutil.copy(source, tmp_path / source.name)
+    definitions = list_definitions(spec, tree)
+    for definition in definitions:
+        same = [d for d in definitions if d.qualified_name == definition.qualified_name]
+        if definition.outer_start < (definition.wrapper_start or definition.outer_start):
+            continue  # an overload run
+        target = definition.qualified_name + (f"#{same.index(definition) + 1}" if len(same) > 1 else "")
+        line_start = data.rfind(b"\n", 0, definition.start) + 1
+        payload = data[line_start : definition.end].decode("utf-8").replace("\r\n", "\n")
+        fence = "`" * max(4, max((len(run) for run in payload.split("\n") if set(run) == {"`"}), default=0) + 1)
+        reply = f"{fence}\n// FILE: {source.name}\n// TARGET_NODE: {target}\n{payload}\n{fence}\n"
+        (outcome,) = apply_reply(reply, tmp_path, dry_run=True).outcomes
+        assert outcome.status is Status.UNCHANGED, f"{target} (line {definition.line}): {outcome.status.value} {outcome.message}"
