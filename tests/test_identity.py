@@ -1,11 +1,13 @@
 """Every definition of every fixture file, replaced by its own text, must come back `unchanged`.
 
 The strongest check of the splice and the re-indentation together: restating
-a definition exactly as it stands, at its own indentation, may change no
-byte, whatever the language, nesting, decorators, strings or line endings
-around it. (Not dedented first: a dedent would change what the payload's
-multi-line strings hold, and those are kept as written.) Overload runs are
-skipped: restating the last stub alone is a different request.
+a definition exactly as it stands may change no byte, whatever the language,
+nesting, decorators, strings or line endings around it. Each definition is
+sent twice: at its own indentation, and moved to column 0 the way a model
+sends a method (its code lines, docstrings and block comments dedented; the
+inside of other multi-line strings kept, since the tool keeps those as
+written). Overload runs are skipped: restating the last stub alone is a
+different request.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import pytest
 
 from kopipasta.definitions import list_definitions
 from kopipasta.engine import apply_reply
-from kopipasta.languages import language_for_path, parse
+from kopipasta.languages import LanguageSpec, language_for_path, parse
 from kopipasta.model import Status
+from kopipasta.render import string_lines
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SOURCES = sorted(
@@ -46,8 +49,24 @@ def test_restating_each_definition_changes_nothing(source: Path, tmp_path: Path)
             continue  # an overload run
         target = definition.qualified_name + (f"#{same.index(definition) + 1}" if len(same) > 1 else "")
         line_start = data.rfind(b"\n", 0, definition.start) + 1
-        payload = data[line_start : definition.end].decode("utf-8").replace("\r\n", "\n")
-        fence = "`" * max(4, max((len(run) for run in payload.split("\n") if set(run) == {"`"}), default=0) + 1)
-        reply = f"{fence}\n// FILE: {source.name}\n// TARGET_NODE: {target}\n{payload}\n{fence}\n"
-        (outcome,) = apply_reply(reply, tmp_path, dry_run=True).outcomes
-        assert outcome.status is Status.UNCHANGED, f"{target} (line {definition.line}): {outcome.status.value} {outcome.message}"
+        as_written = data[line_start : definition.end].decode("utf-8").replace("\r\n", "\n")
+        for payload in (as_written, at_column_0(spec, as_written)):
+            fence = "`" * max(4, max((len(run) for run in payload.split("\n") if set(run) == {"`"}), default=0) + 1)
+            reply = f"{fence}\n// FILE: {source.name}\n// TARGET_NODE: {target}\n{payload}\n{fence}\n"
+            (outcome,) = apply_reply(reply, tmp_path, dry_run=True).outcomes
+            assert outcome.status is Status.UNCHANGED, (
+                f"{target} (line {definition.line}): {outcome.status.value} {outcome.message}\n{payload}"
+            )
+
+
+def at_column_0(spec: LanguageSpec, payload: str) -> str:
+    """The payload dedented to column 0, except the inside of its multi-line strings."""
+    frozen, moving = string_lines(spec, payload)
+    lines = payload.split("\n")
+    margin = lines[0][: len(lines[0]) - len(lines[0].lstrip(" \t"))]
+    out = []
+    for row, line in enumerate(lines):
+        if (row not in frozen or row in moving) and line.startswith(margin):
+            line = line[len(margin) :]
+        out.append(line)
+    return "\n".join(out)
