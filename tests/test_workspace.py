@@ -78,3 +78,21 @@ def test_paths_that_leave_the_root_are_refused(tmp_path: Path, path: str, fragme
 
 def test_windows_separators_and_dot_segments_are_normalised() -> None:
     assert normalise("src\\app\\..\\lib\\./util.py") == "src/lib/util.py"
+
+
+def test_a_failure_during_the_write_leaves_the_old_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kopipasta import workspace
+
+    target = tmp_path / "data.txt"
+    target.write_bytes(b"old\n")
+
+    def disk_full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(workspace.os, "replace", disk_full)
+    with pytest.raises(OSError):
+        workspace.write_atomic(target, b"new\n")
+    assert target.read_bytes() == b"old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["data.txt"]
