@@ -53,6 +53,7 @@ from kopipasta.errors import (
     TargetNotFound,
     UnsupportedFile,
 )
+from kopipasta.languages import first_error
 
 Key = str | int  # a str is an object key, an int an array index
 Edit = tuple[int, int, str]  # byte span of the original file, and the text that replaces it
@@ -169,7 +170,7 @@ def _load(source: str, file: str, allow_comments: bool) -> tuple[bytes, Node, An
     except ValueError as err:
         raise SyntaxCheckError(f"{file} is not valid JSON: {_describe(err)}") from None
     values = _members(root)
-    error = _first_error(root)
+    error = first_error(root)
     if error is not None or len(values) != 1:
         line, column = _line_column(raw, error.start_byte if error else 0)
         raise SyntaxCheckError(f"{file} is not valid JSON: syntax error at line {line}, column {column}")
@@ -275,16 +276,6 @@ def _describe(err: ValueError) -> str:
     if isinstance(err, json.JSONDecodeError):
         return f"{err.msg} at line {err.lineno}, column {err.colno}"
     return str(err)
-
-
-def _first_error(root: Node) -> Node | None:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            return node
-        stack.extend(reversed([c for c in node.children if c.has_error]))
-    return None
 
 
 def _line_column(raw: bytes, offset: int) -> tuple[int, int]:

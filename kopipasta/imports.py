@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from kopipasta.check import Change
 from kopipasta.errors import PatchError
 from kopipasta.languages import LanguageSpec, parse
+from kopipasta.splice import line_start
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -251,12 +252,8 @@ def _line_end(data: bytes, offset: int) -> int:
     return end - 1 if end > 0 and data[end - 1 : end] == b"\r" else end
 
 
-def _line_start(data: bytes, offset: int) -> int:
-    return data.rfind(b"\n", 0, offset) + 1
-
-
 def _indentation(data: bytes, offset: int) -> bytes:
-    line = data[_line_start(data, offset) : offset]
+    line = data[line_start(data, offset) : offset]
     return line[: len(line) - len(line.lstrip(b" \t"))]
 
 
@@ -357,7 +354,7 @@ def _insert_new(
             end = _line_end(data, futures[-1].node.end_byte)
             edits.append(TextEdit(end, end, b"".join(newline + s for s in future)))
         elif future:
-            start = _line_start(data, top[0].node.start_byte)
+            start = line_start(data, top[0].node.start_byte)
             edits.append(TextEdit(start, start, newline.join(future) + newline + newline))
         if other:
             end = _line_end(data, top[-1].node.end_byte)

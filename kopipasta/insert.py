@@ -30,7 +30,7 @@ from kopipasta.model import Operation
 from kopipasta.placement import CONTAINER_KINDS, check_landed, definitions_in
 from kopipasta.render import render_lines
 from kopipasta.resolve import parse_target, resolve
-from kopipasta.splice import file_unit, indentation_at
+from kopipasta.splice import file_unit, indentation_at, line_start
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -74,10 +74,6 @@ class _Insertion:
 # --- lines ----------------------------------------------------------------------------
 
 
-def _line_start(data: bytes, offset: int) -> int:
-    return data.rfind(b"\n", 0, offset) + 1
-
-
 def _end_of_lines(data: bytes, end: int) -> int:
     """Where the lines holding something that ends at `end` end: the start of the next line."""
     if end > 0 and data[end - 1 : end] == b"\n":
@@ -107,7 +103,7 @@ def _span(spec: LanguageSpec, tree: Tree, data: bytes, start: int, end: int) -> 
     """
     comment = comment_block_start(tree, data, start)
     head = comment if comment is not None else start
-    top = _line_start(data, head)
+    top = line_start(data, head)
     if data[top:head].strip():
         return None
     bottom = _end_of_lines(data, end)
@@ -300,8 +296,8 @@ def _insert_beside(
         )
     # INSERT_BEFORE: the last lines before the target (blank lines skipped) are the payload already?
     cursor = span.top
-    while cursor > 0 and _is_blank(data[_line_start(data, cursor - 1) : cursor]):
-        cursor = _line_start(data, cursor - 1)
+    while cursor > 0 and _is_blank(data[line_start(data, cursor - 1) : cursor]):
+        cursor = line_start(data, cursor - 1)
     if cursor > 0 and _ends_with_lines(data, cursor, text + eol):
         return None
     inserted = text + eol + eol * gap
@@ -385,7 +381,7 @@ def _append_to(
                 len(text),
                 scope,
             )
-        line = _line_start(data, close.start_byte)
+        line = line_start(data, close.start_byte)
         return _Insertion((TextEdit(line, line, text + eol),), line, len(text), scope)
     opener = body.prev_sibling
     if (
@@ -429,7 +425,7 @@ def _append_to(
             # (its line only: a comment above it stays).
             ending = eol if data[last.bottom - 1 : last.bottom] == b"\n" else b""
             placeholder = (statements[0].text or b"").decode("utf-8")
-            line = _line_start(data, statements[0].start_byte)
+            line = line_start(data, statements[0].start_byte)
             return _Insertion(
                 (TextEdit(line, last.bottom, text + ending),),
                 line,
@@ -585,12 +581,12 @@ def delete(spec: LanguageSpec, target_text: str, *, file: str, data: bytes, tree
         _check_body_kept(tree, definitions, definition, span, label, file)
     # The blank lines above and below the target.
     above = span.top
-    while above > 0 and _is_blank(data[_line_start(data, above - 1) : above]):
-        above = _line_start(data, above - 1)
+    while above > 0 and _is_blank(data[line_start(data, above - 1) : above]):
+        above = line_start(data, above - 1)
     below = span.bottom
     while below < len(data) and _is_blank(data[below : _next_line(data, below)]):
         below = _next_line(data, below)
-    previous_line = data[_line_start(data, above - 1) : above] if above > 0 else b""
+    previous_line = data[line_start(data, above - 1) : above] if above > 0 else b""
     previous_indent = len(previous_line) - len(previous_line.lstrip(b" \t"))
     if above == 0 or previous_indent < len(span.indent):
         # First in its body (or file): the blank lines above stay, those below go with it.
