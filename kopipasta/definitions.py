@@ -58,6 +58,10 @@ class _Captured:
     kind: str  # "overload" or a definition kind
     node: Node
     name: str
+    # Qualifiers written in the definition itself, outermost first: C++ `Shape::area`,
+    # Lua `function M.f` (captured as @scope; see docs/ARCHITECTURE.md).
+    qualifiers: tuple[str, ...] = ()
+    also: frozenset[str] = frozenset()  # kinds from @also.<kind> captures on the same node
 
 
 def overload_names(spec: LanguageSpec, root: Node) -> set[str]:
@@ -78,6 +82,8 @@ def _captures(
         names = captures.get("name")
         if not names:
             continue
+        qualifiers = tuple(_qualifier_text(node) for node in sorted(captures.get("scope", []), key=lambda n: n.start_byte))
+        also = frozenset(c.removeprefix("also.") for c in captures if c.startswith("also."))
         for capture, nodes in captures.items():
             if capture == "overload":
                 kind = "overload"
@@ -89,8 +95,14 @@ def _captures(
             previous = found.get(_key(node))
             if previous is None or pattern < previous.pattern:
                 name = (names[0].text or b"").decode("utf-8", "replace")
-                found[_key(node)] = _Captured(pattern, kind, node, name)
+                found[_key(node)] = _Captured(pattern, kind, node, name, qualifiers, also)
     return found
+
+
+def _qualifier_text(node: Node) -> str:
+    """A qualifier's name: `Box` for the C++ scope `Box<T>`."""
+    name = node.child_by_field_name("name")
+    return ((name if name is not None else node).text or b"").decode("utf-8", "replace")
 
 
 def _outer(spec: LanguageSpec, node: Node) -> Node:
@@ -119,8 +131,8 @@ def _base_names(node: Node) -> set[str]:
     }
 
 
-def _also_fits(spec: LanguageSpec, kind: str, name: str, node: Node) -> frozenset[str]:
-    extra: set[str] = set()
+def _also_fits(spec: LanguageSpec, kind: str, name: str, node: Node, captured_also: frozenset[str]) -> frozenset[str]:
+    extra: set[str] = set(captured_also)
     if spec.has_components and kind in ("function", "class") and name[:1].isupper():
         extra.add("component")
     if node.type in ("lexical_declaration", "variable_declaration", "field_definition", "public_field_definition"):
@@ -172,13 +184,13 @@ def list_definitions(
             Definition(
                 kind=kind,
                 name=item.name,
-                scope=tuple(e.name for e in enclosing),
+                scope=(*(part for e in enclosing for part in (*e.qualifiers, e.name)), *item.qualifiers),
                 start=start,
                 end=node.end_byte,
                 outer_start=outer_start,
                 line=node.start_point[0] + 1,
                 end_line=node.end_point[0] + 1,
-                also_fits=_also_fits(spec, kind, item.name, node),
+                also_fits=_also_fits(spec, kind, item.name, node, item.also),
                 wrapper_start=first.start_byte,
                 export_start=_export_keyword_start(outer),
                 declare_start=_declare_keyword_start(node),
@@ -204,7 +216,7 @@ def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> l
         kind = item.kind
         if kind == "function" and i > 0 and effective[i - 1].kind in _CLASS_KINDS:
             kind = "method"
-        effective.append(_Captured(item.pattern, kind, item.node, item.name))
+        effective.append(_Captured(item.pattern, kind, item.node, item.name, item.qualifiers, item.also))
     return effective
 
 

@@ -92,7 +92,8 @@ def _is_blank(line: bytes) -> bool:
 
 
 def _comment_prefixes(spec: LanguageSpec) -> tuple[bytes, ...]:
-    return (b"#",) if spec.grammar == "python" else (b"//", b"/*")
+    openers = (*spec.line_comments, *(opener for opener, _ in spec.block_comments))
+    return tuple(opener.encode("utf-8") for opener in openers)
 
 
 def _span(spec: LanguageSpec, tree: Tree, data: bytes, start: int, end: int) -> _Span | None:
@@ -204,7 +205,7 @@ def _unit(spec: LanguageSpec, data: bytes, tree: Tree, code: str) -> Unit:
     return (
         file_unit(data, spec, tree)
         or detect_unit(code.split("\n"))
-        or Unit("    " if spec.grammar == "python" else "  ")
+        or Unit(spec.default_unit)
     )
 
 
@@ -384,9 +385,11 @@ def _append_to(
         line = line_start(data, close.start_byte)
         return _Insertion((TextEdit(line, line, text + eol),), line, len(text), scope)
     opener = body.prev_sibling
+    braced = body.child_count > 0 and body.children[0].type == "{"
     if (
         body.start_point[0] == body.end_point[0]
-        if spec.grammar != "python"
+        if braced
+        # A body without braces (Python, Ruby) starts at its first member: one line if that is the header's.
         else (opener is not None and opener.end_point[0] == body.start_point[0])
     ):
         raise PayloadError(

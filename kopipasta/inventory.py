@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from kopipasta import embedded
 from kopipasta.datapath import is_json_file
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import TargetNotFound, UnsupportedFile
@@ -72,6 +73,8 @@ def definitions_of(source: Source) -> list[Definition]:
             f"{source.path}: no grammar for this file type (supported: {supported}, .json)",
             "such a file can only be replaced whole",
         )
+    if spec.embedding is not None:
+        return embedded.definitions(spec, source.data)  # a Vue/Svelte component's <script>
     return list_definitions(spec, parse(spec, source.data))
 
 

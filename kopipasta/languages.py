@@ -34,6 +34,32 @@ class LanguageSpec:
     comment_types: tuple[str, ...] = ("comment",)
     # React: a capitalised function or class is a component.
     has_components: bool = False
+    # How a comment line starts, and how a block comment opens and closes: a payload's
+    # leading comment block restates the one above the definition (PROTOCOL.md §4).
+    line_comments: tuple[str, ...] = ("//",)
+    block_comments: tuple[tuple[str, str], ...] = (("/*", "*/"),)
+    # A payload's first code line that restates the definition's decorators or attributes
+    # (`@Get()`, `#[Route]`, `template <…>`, `[[nodiscard]]`): the span takes them in.
+    decorator_line: str = r"^@"
+    # Texts put around a payload that does not parse alone (a class member, a PHP
+    # payload without `<?php`), tried in order after the payload as it stands.
+    payload_wrappers: tuple[tuple[str, str], ...] = (("class __kopipasta_wrapper__ {\n", "\n}\n"),)
+    # Whether the payload is parsed as it stands before any wrapper is tried.
+    payload_parses_alone: bool = True
+    # The indent unit when neither the file nor the payload shows one.
+    default_unit: str = "  "
+    # A file whose code stands in elements of another grammar (Vue, Svelte): see embedded.py.
+    embedding: Embedding | None = None
+
+
+@dataclass(frozen=True)
+class Embedding:
+    """Where code stands in a host file, and which language it is (Vue and Svelte `<script>`)."""
+
+    element_types: tuple[str, ...]  # host elements holding code: `script_element`
+    default_grammar: str  # the code's grammar when the element names none
+    # `lang="…"` value → grammar of the code inside.
+    lang_grammars: tuple[tuple[str, str], ...] = ()
 
 
 PYTHON = LanguageSpec(
@@ -46,6 +72,10 @@ PYTHON = LanguageSpec(
     string_types=("string",),
     wrapper_types=("decorated_definition",),
     prefix_types=("decorator",),
+    line_comments=("#",),
+    block_comments=(),
+    payload_wrappers=(),
+    default_unit="    ",
 )
 
 _JS_STRINGS = ("string", "template_string")
@@ -87,7 +117,128 @@ TSX = LanguageSpec(
     has_components=True,
 )
 
-LANGUAGES = (PYTHON, JAVASCRIPT, TYPESCRIPT, TSX)
+# --- C family, scripting languages, single-file components (issue 8) -----------------
+
+# Never matches: the language has nothing a payload could restate above a definition.
+_NO_DECORATORS = r"(?!)"
+
+C = LanguageSpec(
+    name="C",
+    grammar="c",
+    query_file="c.scm",
+    extensions=(".c",),
+    string_types=("string_literal", "char_literal"),
+    wrapper_types=(),
+    prefix_types=("attribute_declaration",),
+    decorator_line=r"^\[\[",
+    payload_wrappers=(),
+    default_unit="    ",
+)
+
+CPP = LanguageSpec(
+    name="C++",
+    grammar="cpp",
+    query_file="cpp.scm",
+    # Headers are read as C++: a C header parses as C++ too, a C++ class does not parse as C.
+    extensions=(".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp", ".tpp"),
+    string_types=("string_literal", "raw_string_literal", "char_literal"),
+    wrapper_types=("template_declaration",),
+    prefix_types=("attribute_declaration",),
+    decorator_line=r"^(template\b|\[\[)",
+    # An in-class member (`void draw() override { … }`) parses inside a class.
+    payload_wrappers=(("class __kopipasta_wrapper__ {\n", "\n};\n"),),
+    default_unit="    ",
+)
+
+RUBY = LanguageSpec(
+    name="Ruby",
+    grammar="ruby",
+    query_file="ruby.scm",
+    extensions=(".rb", ".rake", ".gemspec", ".ru"),
+    string_types=("string", "heredoc_body", "string_array", "symbol_array", "regex"),
+    wrapper_types=(),
+    prefix_types=(),
+    line_comments=("#",),
+    block_comments=(("=begin", "=end"),),
+    decorator_line=_NO_DECORATORS,
+    payload_wrappers=(),
+)
+
+PHP = LanguageSpec(
+    name="PHP",
+    grammar="php",
+    query_file="php.scm",
+    extensions=(".php",),
+    string_types=("string", "encapsed_string", "heredoc", "nowdoc"),
+    wrapper_types=(),
+    prefix_types=("attribute_list",),
+    line_comments=("//", "#"),
+    decorator_line=r"^#\[",
+    # Without `<?php` the grammar reads everything as HTML text; a method parses inside a class.
+    payload_wrappers=(("<?php\n", ""), ("<?php\nclass __kopipasta_wrapper__ {\n", "\n}\n")),
+    payload_parses_alone=False,
+    default_unit="    ",
+)
+
+LUA = LanguageSpec(
+    name="Lua",
+    grammar="lua",
+    query_file="lua.scm",
+    extensions=(".lua",),
+    string_types=("string",),
+    wrapper_types=(),
+    # `local` in `local function f` is a prefix: a payload without it keeps it.
+    prefix_types=("local",),
+    line_comments=("--",),
+    block_comments=(("--[[", "]]"), ("--[==[", "]==]")),
+    decorator_line=r"^local\b",
+    payload_wrappers=(),
+)
+
+BASH = LanguageSpec(
+    name="Bash",
+    grammar="bash",
+    query_file="bash.scm",
+    extensions=(".sh", ".bash"),
+    string_types=("string", "raw_string", "ansi_c_string", "heredoc_body"),
+    wrapper_types=(),
+    prefix_types=(),
+    line_comments=("#",),
+    block_comments=(),
+    decorator_line=_NO_DECORATORS,
+    payload_wrappers=(),
+)
+
+_SCRIPT_LANGS = (("ts", "typescript"), ("typescript", "typescript"), ("tsx", "tsx"), ("js", "javascript"),
+                 ("javascript", "javascript"), ("jsx", "javascript"))
+
+VUE = LanguageSpec(
+    name="Vue",
+    grammar="vue",
+    query_file="",
+    extensions=(".vue",),
+    string_types=(),
+    wrapper_types=(),
+    prefix_types=(),
+    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
+)
+
+SVELTE = LanguageSpec(
+    name="Svelte",
+    grammar="svelte",
+    query_file="",
+    extensions=(".svelte",),
+    string_types=(),
+    wrapper_types=(),
+    prefix_types=(),
+    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
+)
+
+LANGUAGES = (PYTHON, JAVASCRIPT, TYPESCRIPT, TSX, C, CPP, RUBY, PHP, LUA, BASH, VUE, SVELTE)
+
+
+def language_for_grammar(grammar: str) -> LanguageSpec | None:
+    return next((spec for spec in LANGUAGES if spec.grammar == grammar), None)
 
 
 def language_for_path(path: str) -> LanguageSpec | None:

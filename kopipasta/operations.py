@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kopipasta import datapath, insert, wholefile
+from kopipasta import datapath, embedded, insert, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
@@ -66,9 +66,28 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
         )
     if patch.operation is Operation.SET_PATH:
         return _set_path(patch, document)
+    if document.spec is not None and document.spec.embedding is not None:
+        return _embedded_code(patch, document)
+    return _code_patch(patch, document)
+
+
+def _code_patch(patch: Patch, document: Document) -> Edit:
     if patch.operation is Operation.REPLACE_NODE:
         return _replace_node(patch, document)
     return _add_or_delete(patch, document)
+
+
+def _embedded_code(patch: Patch, document: Document) -> Edit:
+    """A Vue/Svelte component: the operation runs on its `<script>` (embedded.py)."""
+    assert document.spec is not None
+
+    def run(view: Source, spec: LanguageSpec) -> tuple[bytes, str]:
+        edit = _code_patch(patch, Document(view, spec))
+        return edit.data, edit.note
+
+    key = "TARGET_NODE" if patch.operation is Operation.REPLACE_NODE else patch.operation.name
+    data, note = embedded.apply_in_view(document.spec, document.source, f"{key} {patch.target}", run)
+    return Edit(data, None, note)
 
 
 def _code_document(patch: Patch, document: Document) -> LanguageSpec:

@@ -15,19 +15,26 @@ from kopipasta.languages import LanguageSpec, nodes_of_types, parse
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
-# JS/TS class members do not parse at the top level; inside this wrapper they do.
-_CLASS_WRAPPER_OPEN = "class __kopipasta_wrapper__ {\n"
-_CLASS_WRAPPER_CLOSE = "\n}\n"
-
-
 def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
-    """The payload's parse tree, and how many wrapper lines stand before its first line."""
-    tree = parse(spec, payload.encode("utf-8"))
-    if tree.root_node.has_error and spec.grammar != "python":
-        wrapped = parse(spec, (_CLASS_WRAPPER_OPEN + payload + _CLASS_WRAPPER_CLOSE).encode("utf-8"))
+    """The payload's parse tree, and how many wrapper lines stand before its first line.
+
+    Class members do not parse at the top level (JS/TS, C++, PHP), nor does PHP
+    without `<?php`: the language's wrappers are tried in turn.
+    """
+    first: tuple[Tree, int] | None = None
+    if spec.payload_parses_alone:
+        tree = parse(spec, payload.encode("utf-8"))
+        if not tree.root_node.has_error:
+            return tree, 0
+        first = (tree, 0)
+    for opening, closing in spec.payload_wrappers:
+        wrapped = parse(spec, (opening + payload + closing).encode("utf-8"))
+        offset = opening.count("\n")
         if not wrapped.root_node.has_error:
-            return wrapped, 1
-    return tree, 0
+            return wrapped, offset
+        first = first or (wrapped, offset)
+    assert first is not None, "a language parses its payload alone or has a wrapper"
+    return first
 
 
 def string_lines(spec: LanguageSpec, payload: str) -> tuple[set[int], dict[int, int]]:

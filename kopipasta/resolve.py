@@ -22,6 +22,7 @@ KINDS = (
     "type",
     "enum",
     "struct",
+    "union",
     "trait",
     "impl",
     "module",

@@ -19,8 +19,7 @@ from kopipasta.render import payload_tree, render_lines, value_rows
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
-# A payload's first code line that restates the wrapper: a decorator or annotation, or an export.
-_DECORATOR_LINE = re.compile(r"^@")
+# A payload's first code line that restates the wrapper: an export (decorators: LanguageSpec.decorator_line).
 _EXPORT_LINE = re.compile(r"^export\b")
 _DECLARE_LINE = re.compile(r"^declare\b")
 
@@ -78,7 +77,7 @@ def _code_start(spec: LanguageSpec, definition: Definition, body: list[str]) -> 
     wrapper_start = definition.wrapper_start if definition.wrapper_start is not None else definition.outer_start
     if definition.outer_start < wrapper_start and _restates_overloads(spec, "\n".join(body), definition.name):
         return definition.outer_start
-    if _DECORATOR_LINE.match(first_code):
+    if re.match(spec.decorator_line, first_code):
         return wrapper_start
     if _EXPORT_LINE.match(first_code):
         return definition.export_start if definition.export_start is not None else wrapper_start
@@ -89,20 +88,22 @@ def _code_start(spec: LanguageSpec, definition: Definition, body: list[str]) -> 
 
 def _leading_comment_count(spec: LanguageSpec, lines: list[str]) -> int:
     """How many of the payload's first lines are a comment block (before any code)."""
-    prefixes = ("#",) if spec.grammar == "python" else ("//",)
     count = 0
-    in_block = False
+    closing: str | None = None  # the closer of the block comment we are in
     for line in lines:
         stripped = line.strip()
-        if in_block:
+        if closing is not None:
             count += 1
-            in_block = "*/" not in stripped
+            closing = None if closing in stripped else closing
             continue
-        if spec.grammar != "python" and stripped.startswith("/*"):
+        if re.match(spec.decorator_line, stripped):
+            break  # PHP's `#[Route]` is an attribute, not a `#` comment
+        opener = next((pair for pair in spec.block_comments if stripped.startswith(pair[0])), None)
+        if opener is not None:
             count += 1
-            in_block = "*/" not in stripped[2:]
+            closing = None if opener[1] in stripped[len(opener[0]) :] else opener[1]
             continue
-        if stripped.startswith(prefixes):
+        if stripped.startswith(spec.line_comments):
             count += 1
             continue
         break
