@@ -140,7 +140,7 @@ CPP = LanguageSpec(
     grammar="cpp",
     query_file="cpp.scm",
     # Headers are read as C++: a C header parses as C++ too, a C++ class does not parse as C.
-    extensions=(".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp", ".tpp"),
+    extensions=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".h"),
     string_types=("string_literal", "raw_string_literal", "char_literal"),
     wrapper_types=("template_declaration",),
     prefix_types=("attribute_declaration",),
@@ -154,7 +154,7 @@ RUBY = LanguageSpec(
     name="Ruby",
     grammar="ruby",
     query_file="ruby.scm",
-    extensions=(".rb", ".rake", ".gemspec", ".ru"),
+    extensions=(".rb", ".rake", ".gemspec"),
     string_types=("string", "heredoc_body", "string_array", "symbol_array", "regex"),
     wrapper_types=(),
     prefix_types=(),
