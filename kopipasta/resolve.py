@@ -153,7 +153,14 @@ def _not_found(target: Target, definitions: list[Definition], file: str) -> Targ
             f"the name is {found}",
             f"write `{same_name[0].kind} {same_name[0].qualified_name}`, or leave out the kind",
         )
-    names = sorted({d.qualified_name for d in definitions} | {d.name for d in definitions})
+    # Names as the target writes them: `Inventory.erase` is compared with `Inventory.remove`,
+    # not only with `shop.Inventory.remove` and `remove`.
+    depth = len(target.parts)
+    names = sorted(
+        {d.qualified_name for d in definitions}
+        | {d.name for d in definitions}
+        | {".".join(_qualified_parts(d)[-depth:]) for d in definitions}
+    )
     close = _closest(target.name, names)
     hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else ""
     if not hint and not definitions:
