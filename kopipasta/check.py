@@ -44,6 +44,13 @@ def _error_count(tree: Tree) -> int:
     return count
 
 
+def _point_of(data: bytes, offset: int) -> tuple[int, int]:
+    """Row and column of the first non-blank byte at or after `offset` (the edit's first line)."""
+    while offset < len(data) and data[offset : offset + 1] in (b" ", b"\t", b"\r", b"\n"):
+        offset += 1
+    return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
 def _line_text(data: bytes, row: int) -> str:
     start = 0
     for _ in range(row):
@@ -75,6 +82,10 @@ def check_syntax(
             _check_python(file, target, old_data, tree, data, change)
         error = first_error(tree.root_node) or tree.root_node
         row, column = error.start_point
+        if change is not None and error.start_byte < change.start:
+            # Recovery swallowed code before the edit (Ruby's missing `end` makes the whole
+            # file one ERROR): the first line the patch changed is where to look.
+            row, column = _point_of(data, change.start)
         raise SyntaxCheckError(
             f"Patch for {target} would break the syntax of {file} at line {row + 1}, "
             f"column {column + 1}: {_line_text(data, row)}",

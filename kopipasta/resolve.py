@@ -52,6 +52,7 @@ KIND_ALIASES = {
     "react component": "component",
 }
 
+_NATIVE_QUALIFIER = re.compile(r"::|(?<=\w)#(?=[A-Za-z_])")
 _TARGET = re.compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 
 
@@ -89,6 +90,9 @@ def parse_target(text: str, file: str) -> Target:
                 f"use one of: {', '.join(KINDS)}, or no kind at all",
             )
     name = match.group("name").removesuffix("()")
+    # The languages' own qualifiers mean the same as a dot: C++/Ruby/PHP `Class::member`,
+    # Ruby's `User#full_name` (an instance method; `name#2` stays an ordinal).
+    name = _NATIVE_QUALIFIER.sub(".", name)
     parts = tuple(p for p in name.split("."))
     if not all(parts):
         raise PayloadError(f"Target '{text}' in {file} has an empty name part", "write it as e.g. `Cart.total`")
