@@ -78,6 +78,7 @@ def _captures(
 ) -> dict[tuple[int, int, str], _Captured]:
     """Each captured node with the kind of the first pattern that captured it."""
     found: dict[tuple[int, int, str], _Captured] = {}
+    several: set[tuple[int, int, str]] = set()
     for pattern, captures in query_matches(spec, root, byte_range):
         names = captures.get("name")
         if not names:
@@ -93,10 +94,13 @@ def _captures(
                 continue
             node = nodes[0]
             previous = found.get(_key(node))
+            name = (names[0].text or b"").decode("utf-8", "replace")
+            if previous is not None and previous.kind == kind and previous.name != name:
+                several.add(_key(node))  # `protected $a, $b;`: one node, two names
             if previous is None or pattern < previous.pattern:
-                name = (names[0].text or b"").decode("utf-8", "replace")
                 found[_key(node)] = _Captured(pattern, kind, node, name, qualifiers, also)
-    return found
+    # A declaration of several names at once is no one name's definition (PROTOCOL.md §4).
+    return {key: item for key, item in found.items() if key not in several}
 
 
 def _qualifier_text(node: Node) -> str:

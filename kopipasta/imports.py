@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta.check import Change
-from kopipasta.errors import PatchError
+from kopipasta.errors import PatchError, PayloadError
 from kopipasta.languages import LanguageSpec, parse
 from kopipasta.splice import line_start
 
@@ -67,6 +67,20 @@ def _import_types(spec: LanguageSpec) -> tuple[str, ...]:
 
 
 # --- split --------------------------------------------------------------------------
+
+
+def refuse_unmerged_imports(spec: LanguageSpec, payload: str, label: str, file: str) -> None:
+    """A payload starting with an import this language cannot merge yet fails (PHP `use`)."""
+    if spec.unmerged_import is None:
+        return
+    first = next((line.strip() for line in payload.split("\n") if line.strip()), "")
+    if re.match(spec.unmerged_import, first):
+        raise PayloadError(
+            f"{label} in {file} starts with an import ({first}): {spec.name} imports are not merged yet, "
+            "and spliced into the definition it would mean something else",
+            "add the import with a separate edit, and send the definition without it",
+        )
+
 
 
 def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:

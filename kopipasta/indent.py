@@ -35,14 +35,14 @@ def _leading(line: str) -> str:
 def detect_unit(lines: Iterable[str]) -> Unit | None:
     """The indentation step most often taken from one line to the next, or None."""
     steps: Counter[str] = Counter()
-    previous = ""
+    previous: str | None = None  # the first line's indentation is a margin, not a step
     for count, line in enumerate(lines):
         if count >= UNIT_SAMPLE_LINES:
             break
         if not line.strip():
             continue
         indent = _leading(line)
-        if len(indent) > len(previous) and indent.startswith(previous):
+        if previous is not None and len(indent) > len(previous) and indent.startswith(previous):
             step = indent[len(previous) :]
             if step.strip("\t") == "":
                 steps["\t"] += 1

@@ -23,7 +23,13 @@ from kopipasta import wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, comment_block_start, list_definitions
 from kopipasta.errors import PayloadError
-from kopipasta.imports import TextEdit, apply_edits, plan_imports, split_imports
+from kopipasta.imports import (
+    TextEdit,
+    apply_edits,
+    plan_imports,
+    refuse_unmerged_imports,
+    split_imports,
+)
 from kopipasta.indent import Unit, detect_unit
 from kopipasta.languages import LanguageSpec
 from kopipasta.model import Operation
@@ -171,6 +177,7 @@ def _payload_parts(
     spec: LanguageSpec, label: str, file: str, payload: str
 ) -> tuple[list[str], str]:
     """The payload's imports (§4b) and its code, blank lines at both ends taken off."""
+    refuse_unmerged_imports(spec, payload, label, file)
     imports, code = split_imports(spec, payload)
     lines = code.split("\n")
     while lines and not lines[0].strip():

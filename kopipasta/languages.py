@@ -48,6 +48,9 @@ class LanguageSpec:
     payload_parses_alone: bool = True
     # The indent unit when neither the file nor the payload shows one.
     default_unit: str = "  "
+    # A payload's first code line that is an import kopipasta cannot merge in this language
+    # yet: refused, since spliced into a definition it would change meaning (PHP's `use`).
+    unmerged_import: str | None = None
     # A file whose code stands in elements of another grammar (Vue, Svelte): see embedded.py.
     embedding: Embedding | None = None
 
@@ -178,6 +181,8 @@ PHP = LanguageSpec(
     payload_wrappers=(("<?php\n", ""), ("<?php\nclass __kopipasta_wrapper__ {\n", "\n}\n")),
     payload_parses_alone=False,
     default_unit="    ",
+    # `use App\Models\Comment;` spliced into a class body is a trait `use`, not an import.
+    unmerged_import=r"^use\s+\\?[A-Za-z_]\w*\\",
 )
 
 LUA = LanguageSpec(

@@ -13,7 +13,13 @@ from kopipasta import datapath, embedded, insert, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
-from kopipasta.imports import TextEdit, apply_edits, plan_imports, split_imports
+from kopipasta.imports import (
+    TextEdit,
+    apply_edits,
+    plan_imports,
+    refuse_unmerged_imports,
+    split_imports,
+)
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
 from kopipasta.model import Operation, Patch
 from kopipasta.placement import check_landed, definitions_in
@@ -111,6 +117,7 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     definition = resolve(target, definitions, patch.file)
     _check_not_elided(spec, patch, target, data[definition.outer_start : definition.end])
     # Import lines above the definition are merged into the file's imports (PROTOCOL.md §4b).
+    refuse_unmerged_imports(spec, patch.payload, f"TARGET_NODE {target}", patch.file)
     imports, payload = split_imports(spec, patch.payload)
     if imports and not payload.strip():
         raise PayloadError(

@@ -109,6 +109,11 @@ def resolve(target: Target, definitions: list[Definition], file: str) -> Definit
     """Exactly one definition for the target, or TargetNotFound / AmbiguousTarget."""
     fitting = [d for d in definitions if target.kind is None or d.fits(target.kind)]
     named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
+    if not named and target.parts[-1].startswith("$") and len(target.parts[-1]) > 1:
+        # A PHP property is written with its sigil (`Post::$fillable`); it is named without.
+        bare = Target(target.kind, (*target.parts[:-1], target.parts[-1][1:]), target.ordinal)
+        if any(_qualified_parts(d)[-len(bare.parts) :] == bare.parts for d in fitting):
+            return resolve(bare, definitions, file)
     if not named:
         raise _not_found(target, definitions, file)
     exact = [d for d in named if _qualified_parts(d) == target.parts]

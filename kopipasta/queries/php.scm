@@ -11,6 +11,7 @@
 ; Only a braced namespace holds its definitions; `namespace App\Http;` does not.
 (namespace_definition name: (namespace_name) @name body: (compound_statement)) @definition.module
 
-; One property or constant per declaration: `protected $fillable = [...]` is `fillable`.
-(property_declaration . (property_element name: (variable_name (name) @name)) .) @definition.variable
-(const_declaration . (const_element (name) @name) .) @definition.variable
+; Properties and constants: `protected $fillable = [...]` is `fillable`. A declaration of
+; several (`private $a, $b;`) names no one definition: definitions.py drops it.
+(property_declaration (property_element name: (variable_name (name) @name))) @definition.variable
+(const_declaration (const_element (name) @name)) @definition.variable
