@@ -41,6 +41,14 @@ class Definition:
     export_start: int | None = None
     # Where the `declare` keyword of its wrapper starts (TS ambient declarations).
     declare_start: int | None = None
+    # How many of the scope's last names the definition writes itself (@scope captures:
+    # `Shape::area`, `function M.f`), rather than standing inside them.
+    qualifier_count: int = 0
+
+    @property
+    def container(self) -> tuple[str, ...]:
+        """The scope it stands in: `Shape.area` defined out of class stands at the top level."""
+        return self.scope[: len(self.scope) - self.qualifier_count]
 
     @property
     def qualified_name(self) -> str:
@@ -198,6 +206,7 @@ def list_definitions(
                 wrapper_start=first.start_byte,
                 export_start=_export_keyword_start(outer),
                 declare_start=_declare_keyword_start(node),
+                qualifier_count=len(item.qualifiers),
             )
         )
     definitions.sort(key=lambda d: (d.start, -d.end))
@@ -328,6 +337,8 @@ def comment_block_start(tree: Tree, data: bytes, outer_start: int) -> int | None
         node = tree.root_node.descendant_for_byte_range(last, last + 1)
         if node is None or "comment" not in node.type:
             break
+        while node.parent is not None and "comment" in node.parent.type:
+            node = node.parent  # Lua's `comment_content` inside its `comment`
         comment_line_start = data.rfind(b"\n", 0, node.start_byte) + 1
         if node.start_byte - comment_line_start != indent or data[comment_line_start : node.start_byte].strip():
             break

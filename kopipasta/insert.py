@@ -239,7 +239,7 @@ def _siblings(
     before: _Span | None = None
     after: _Span | None = None
     for other in definitions:
-        if other is target or other.scope != target.scope:
+        if other is target or other.container != target.container:
             continue
         other_span = _span(spec, tree, data, other.outer_start, other.end)
         if other_span is None or other_span.indent != span.indent:
@@ -293,14 +293,14 @@ def _insert_beside(
                 (TextEdit(span.bottom, span.bottom, inserted),),
                 span.bottom + len(eol) * (gap + 1),
                 len(text),
-                target.scope,
+                target.container,
             )
         inserted = eol * gap + text + eol
         return _Insertion(
             (TextEdit(span.bottom, span.bottom, inserted),),
             span.bottom + len(eol) * gap,
             len(text),
-            target.scope,
+            target.container,
         )
     # INSERT_BEFORE: the last lines before the target (blank lines skipped) are the payload already?
     cursor = span.top
@@ -309,7 +309,7 @@ def _insert_beside(
     if cursor > 0 and _ends_with_lines(data, cursor, text + eol):
         return None
     inserted = text + eol + eol * gap
-    return _Insertion((TextEdit(span.top, span.top, inserted),), span.top, len(text), target.scope)
+    return _Insertion((TextEdit(span.top, span.top, inserted),), span.top, len(text), target.container)
 
 
 # --- APPEND_TO ------------------------------------------------------------------------
@@ -490,7 +490,7 @@ def _append_to_file(
     spans = [
         s
         for d in definitions
-        if not d.scope
+        if not d.container
         and (s := _span(spec, tree, data, d.outer_start, d.end)) is not None
         and not s.indent
     ]
@@ -498,6 +498,17 @@ def _append_to_file(
     gap = _choose_gap(data, pairs, "\n" in code)
     if gap is None:
         gap = _default_gap(spec, "")
+    closing = _closing_statement(spec, tree, data)
+    if closing is not None:
+        # Lua's `return M` ends the module: the new definitions go above it.
+        cursor = closing
+        while cursor > 0 and _is_blank(data[line_start(data, cursor - 1) : cursor]):
+            cursor = line_start(data, cursor - 1)
+        if cursor > 0 and _ends_with_lines(data, cursor, text + eol):
+            return None
+        return _Insertion(
+            (TextEdit(closing, closing, text + eol + eol * gap),), closing, len(text), ()
+        )
     inserted = eol * (gap + 1) + text
     return _Insertion(
         (TextEdit(content_end, content_end, inserted),),
@@ -505,6 +516,16 @@ def _append_to_file(
         len(text),
         (),
     )
+
+
+def _closing_statement(spec: LanguageSpec, tree: Tree, data: bytes) -> int | None:
+    """Where the file's closing statement's lines start (`return M`), if it ends with one."""
+    last = next((c for c in reversed(tree.root_node.named_children) if c.type not in spec.comment_types), None)
+    if last is None or last.type not in spec.closing_statements:
+        return None
+    start = line_start(data, last.start_byte)
+    comment = comment_block_start(tree, data, last.start_byte)
+    return line_start(data, comment) if comment is not None else start
 
 
 # --- the operations -------------------------------------------------------------------

@@ -48,6 +48,8 @@ class LanguageSpec:
     payload_parses_alone: bool = True
     # The indent unit when neither the file nor the payload shows one.
     default_unit: str = "  "
+    # Top-level statements that must stay last (Lua's `return M`): `APPEND_TO: file` goes above.
+    closing_statements: tuple[str, ...] = ()
     # A payload's first code line that is an import kopipasta cannot merge in this language
     # yet: refused, since spliced into a definition it would change meaning (PHP's `use`).
     unmerged_import: str | None = None
@@ -198,6 +200,7 @@ LUA = LanguageSpec(
     block_comments=(("--[[", "]]"), ("--[==[", "]==]")),
     decorator_line=r"^local\b",
     payload_wrappers=(),
+    closing_statements=("return_statement",),
 )
 
 BASH = LanguageSpec(

@@ -52,7 +52,7 @@ KIND_ALIASES = {
     "react component": "component",
 }
 
-_NATIVE_QUALIFIER = re.compile(r"::|(?<=\w)#(?=[A-Za-z_])")
+_NATIVE_QUALIFIER = re.compile(r"::|(?<=\w)[#:](?=[A-Za-z_])")
 _TARGET = re.compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 
 
@@ -91,7 +91,7 @@ def parse_target(text: str, file: str) -> Target:
             )
     name = match.group("name").removesuffix("()")
     # The languages' own qualifiers mean the same as a dot: C++/Ruby/PHP `Class::member`,
-    # Ruby's `User#full_name` (an instance method; `name#2` stays an ordinal).
+    # Ruby's `User#full_name` (an instance method; `name#2` stays an ordinal), Lua's `Item:toggle`.
     name = _NATIVE_QUALIFIER.sub(".", name)
     parts = tuple(p for p in name.split("."))
     if not all(parts):
