@@ -519,13 +519,18 @@ def _append_to_file(
 
 
 def _closing_statement(spec: LanguageSpec, tree: Tree, data: bytes) -> int | None:
-    """Where the file's closing statement's lines start (`return M`), if it ends with one."""
-    last = next((c for c in reversed(tree.root_node.named_children) if c.type not in spec.comment_types), None)
-    if last is None or last.type not in spec.closing_statements:
+    """Where the file's closing statements start (`return M`, `main "$@"`), if it ends with some."""
+    first = None
+    for child in reversed(tree.root_node.named_children):
+        if child.type in spec.comment_types:
+            continue
+        if child.type not in spec.closing_statements:
+            break
+        first = child
+    if first is None:
         return None
-    start = line_start(data, last.start_byte)
-    comment = comment_block_start(tree, data, last.start_byte)
-    return line_start(data, comment) if comment is not None else start
+    comment = comment_block_start(tree, data, first.start_byte)
+    return line_start(data, comment if comment is not None else first.start_byte)
 
 
 # --- the operations -------------------------------------------------------------------

@@ -48,7 +48,8 @@ class LanguageSpec:
     payload_parses_alone: bool = True
     # The indent unit when neither the file nor the payload shows one.
     default_unit: str = "  "
-    # Top-level statements that must stay last (Lua's `return M`): `APPEND_TO: file` goes above.
+    # Top-level statements that stay last (Lua's `return M`, a script's `main "$@"`):
+    # `APPEND_TO: file` puts new definitions above the file's trailing run of them.
     closing_statements: tuple[str, ...] = ()
     # A payload's first code line that is an import kopipasta cannot merge in this language
     # yet: refused, since spliced into a definition it would change meaning (PHP's `use`).
@@ -215,6 +216,8 @@ BASH = LanguageSpec(
     block_comments=(),
     decorator_line=_NO_DECORATORS,
     payload_wrappers=(),
+    # A function appended after `main "$@"` would not exist yet when main runs.
+    closing_statements=("command", "list", "redirected_statement", "pipeline"),
 )
 
 _SCRIPT_LANGS = (("ts", "typescript"), ("typescript", "typescript"), ("tsx", "tsx"), ("js", "javascript"),
