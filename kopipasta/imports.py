@@ -372,7 +372,9 @@ def _insert_new(
             edits.append(TextEdit(start, start, newline.join(future) + newline + newline))
         if other:
             end = _line_end(data, top[-1].node.end_byte)
-            edits.append(TextEdit(end, end, b"".join(newline + s for s in other)))
+            # At the imports' own indentation: a Svelte component's script is indented.
+            indent = _indentation(data, top[-1].node.start_byte)
+            edits.append(TextEdit(end, end, b"".join(newline + indent + s for s in other)))
         return edits
     block = newline.join(future)
     if future and other:
