@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from kopipasta.definitions import list_definitions
+from kopipasta.embedded import code_view
 from kopipasta.engine import apply_reply
 from kopipasta.languages import LanguageSpec, language_for_path, parse
 from kopipasta.model import Status
@@ -38,6 +39,11 @@ def test_restating_each_definition_changes_nothing(source: Path, tmp_path: Path)
     data = source.read_bytes()
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if spec.embedding is not None:
+        # A Vue/Svelte component: its <script>, at the file's own offsets (embedded.py).
+        view = code_view(spec, data)
+        assert view is not None, "the component has a <script>"
+        spec, data = view.spec, view.data
     tree = parse(spec, data)
     if tree.root_node.has_error:
         pytest.skip("the fixture file is deliberately broken")
