@@ -163,6 +163,12 @@ def list_definitions(
 ) -> list[Definition]:
     """Every addressable definition of the file, in file order (or those touching `byte_range`)."""
     captured = _captures(spec, tree.root_node, byte_range)
+    if spec.part_of_types:
+        captured = {
+            key: item
+            for key, item in captured.items()
+            if item.node.parent is None or item.node.parent.type not in spec.part_of_types
+        }
     definitions: list[Definition] = []
     for item in captured.values():
         node = item.node

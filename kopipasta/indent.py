@@ -56,9 +56,18 @@ def detect_unit(lines: Iterable[str]) -> Unit | None:
     return Unit(best)
 
 
+# Columns a tab stands for when the payload indents with tabs: the spaces after the tabs
+# (`\t   int b)`, a continuation aligned under a parenthesis) are then a remainder, not levels.
+_TAB_STEP = 8
+
+
+def _step(unit: Unit) -> int:
+    return _TAB_STEP if unit.text == "\t" else unit.width
+
+
 def _columns(indent: str, unit: Unit) -> int:
-    """Indentation width in units of the payload's own step (a tab counts as one step)."""
-    return sum(unit.width if ch == "\t" else 1 for ch in indent)
+    """Indentation width in columns, a tab counting as one of the payload's steps."""
+    return sum(_step(unit) if ch == "\t" else 1 for ch in indent)
 
 
 def reindent(
@@ -98,7 +107,7 @@ def reindent(
             continue
         indent = _leading(line)
         relative = max(_columns(indent, payload_unit) - margin, 0)
-        levels, rest = divmod(relative, payload_unit.width)
+        levels, rest = divmod(relative, _step(payload_unit))
         fitted = base + target_unit.text * levels + " " * rest
         old_indent[i], new_indent[i] = indent, fitted
         out.append(fitted + line[len(indent) :])

@@ -48,6 +48,9 @@ class LanguageSpec:
     payload_parses_alone: bool = True
     # The indent unit when neither the file nor the payload shows one.
     default_unit: str = "  "
+    # Parents whose captured children are part of them, not definitions of their own:
+    # C's `typedef struct node {…} node_t;` is the one definition `node_t`.
+    part_of_types: tuple[str, ...] = ()
     # Top-level statements that stay last (Lua's `return M`, a script's `main "$@"`):
     # `APPEND_TO: file` puts new definitions above the file's trailing run of them.
     closing_statements: tuple[str, ...] = ()
@@ -139,6 +142,7 @@ C = LanguageSpec(
     decorator_line=r"^\[\[",
     payload_wrappers=(),
     default_unit="    ",
+    part_of_types=("type_definition",),
 )
 
 CPP = LanguageSpec(
@@ -154,6 +158,7 @@ CPP = LanguageSpec(
     # An in-class member (`void draw() override { … }`) parses inside a class.
     payload_wrappers=(("class __kopipasta_wrapper__ {\n", "\n};\n"),),
     default_unit="    ",
+    part_of_types=("type_definition",),
 )
 
 RUBY = LanguageSpec(
@@ -162,11 +167,13 @@ RUBY = LanguageSpec(
     query_file="ruby.scm",
     extensions=(".rb", ".rake", ".gemspec"),
     string_types=("string", "heredoc_body", "string_array", "symbol_array", "regex"),
-    wrapper_types=(),
+    # `private def x … end`: the def is the argument of a call, which belongs to it.
+    wrapper_types=("argument_list", "call"),
     prefix_types=(),
     line_comments=("#",),
     block_comments=(("=begin", "=end"),),
-    decorator_line=_NO_DECORATORS,
+    # A payload that restates the call around its def: `private def`, `memoize def`.
+    decorator_line=r"^[a-z_]\w*[ (]\s*def\b",
     payload_wrappers=(),
 )
 

@@ -25,14 +25,16 @@ from kopipasta.model import Status
 from kopipasta.render import string_lines
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+# Files written to exercise each grammar's corners, beside the fixtures' realistic projects.
+CORPUS = Path(__file__).resolve().parent / "identity_corpus"
 SOURCES = sorted(
     p
-    for p in FIXTURES.glob("*/before/**/*")
+    for p in [*FIXTURES.glob("*/before/**/*"), *CORPUS.glob("*")]
     if p.is_file() and not p.is_symlink() and language_for_path(p.name) is not None
 )
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=[str(p.relative_to(FIXTURES)) for p in SOURCES])
+@pytest.mark.parametrize("source", SOURCES, ids=[p.relative_to(p.parents[2]).as_posix() for p in SOURCES])
 def test_restating_each_definition_changes_nothing(source: Path, tmp_path: Path) -> None:
     spec = language_for_path(source.name)
     assert spec is not None

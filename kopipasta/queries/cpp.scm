@@ -20,6 +20,26 @@
         scope: (_) @scope
         name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))) @definition.method
 (function_definition
+  declarator: (function_declarator
+    declarator: (qualified_identifier
+      scope: (_) @scope
+      name: (qualified_identifier
+        scope: (_) @scope
+        name: (qualified_identifier
+          scope: (_) @scope
+          name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))))) @definition.method
+(function_definition
+  declarator: (function_declarator
+    declarator: (qualified_identifier
+      scope: (_) @scope
+      name: (qualified_identifier
+        scope: (_) @scope
+        name: (qualified_identifier
+          scope: (_) @scope
+          name: (qualified_identifier
+            scope: (_) @scope
+            name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))))) @definition.method
+(function_definition
   declarator: [(pointer_declarator) (reference_declarator)
     (function_declarator
       declarator: (qualified_identifier

@@ -12,6 +12,12 @@
     table: (dot_index_expression table: (identifier) @scope field: (identifier) @scope)
     field: (identifier) @name)) @definition.function
 (function_declaration
+  name: (dot_index_expression
+    table: (dot_index_expression
+      table: (dot_index_expression table: (identifier) @scope field: (identifier) @scope)
+      field: (identifier) @scope)
+    field: (identifier) @name)) @definition.function
+(function_declaration
   name: (method_index_expression table: (identifier) @scope method: (identifier) @name)) @definition.method
 (function_declaration
   name: (method_index_expression

@@ -10,6 +10,8 @@
 (module name: (scope_resolution scope: (_) @scope name: (constant) @name)) @definition.module
 
 (method name: (_) @name) @definition.method
+; def Shop.version: the method `version` of Shop, written outside it.
+(singleton_method object: (constant) @scope name: (_) @name) @definition.method
 (singleton_method name: (_) @name) @definition.method
 
 ; Constants at class or module level: ROLES = %w[admin editor].freeze
