@@ -389,8 +389,8 @@ def _insert_new(
     first = next((c for c in root.children if c.type not in spec.comment_types), None)
     definition_next = _is_python(spec) and first is not None and first.type.endswith("definition")
     # At the top, after any blank lines: in a Vue/Svelte view those stand for the template.
-    top = line_start(data, len(data) - len(data.lstrip()))
-    return [TextEdit(top, top, block + newline + newline + (newline if definition_next else b""))]
+    first_line = line_start(data, len(data) - len(data.lstrip()))
+    return [TextEdit(first_line, first_line, block + newline + newline + (newline if definition_next else b""))]
 
 
 def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str], newline: str) -> ImportPlan:
