@@ -183,9 +183,10 @@ def _read_payload(text: str, path: str, file: str) -> _Payload:
                            "send a TOML value, or `key = value` lines for a table") from None
 
 
-def _restated(payload: _Payload, keys: list[Key], table_target: bool) -> _Payload:
+def _restated(payload: _Payload, keys: list[Key], holds_own_name: bool) -> _Payload:
     """`line-length = 120` for `…line-length` is the value 120; `[tool.ruff]` + lines for
-    `tool.ruff` is that table's body."""
+    `tool.ruff` is that table's body. Only a table that holds a key of its own name takes
+    `name = …` as its new body."""
     if not payload.is_body or not keys:
         return payload
     lines = payload.text.split("\n")
@@ -202,7 +203,7 @@ def _restated(payload: _Payload, keys: list[Key], table_target: bool) -> _Payloa
             body = "\n".join(lines[header + 1:])
             return _Payload(_dedent(body) if body.strip() else "", _value_at(payload.value, keys), True)
     last = keys[-1]
-    if table_target or not isinstance(last, str) or list(payload.value) != [last]:
+    if holds_own_name or not isinstance(last, str) or list(payload.value) != [last]:
         return payload
     root = _parser().parse(payload.text.encode("utf-8", "surrogatepass")).root_node
     pairs = [c for c in root.named_children if c.type == "pair"]
@@ -310,9 +311,19 @@ def _line_end(raw: bytes, offset: int) -> int:
 
 
 def _value_payload(payload: _Payload, path: str, file: str, what: str) -> _Payload:
+    """The payload as one value: `key = value` lines become an inline table, when each
+    pair is one line and there are no [headers] or comments to lose."""
     if payload.is_body:
         if payload.value == {}:
             raise PayloadError(f"Payload for '{path}' in {file} holds no value", "send the value to set")
+        root = _parser().parse(payload.text.encode("utf-8", "surrogatepass")).root_node
+        pairs = root.named_children
+        if all(p.type == "pair" and p.start_point.row == p.end_point.row and not any(
+                c.type == "comment" for c in p.children) for p in pairs):
+            raw = payload.text.encode("utf-8", "surrogatepass")
+            inline = "{ " + ", ".join(raw[p.start_byte:p.end_byte].decode("utf-8", "surrogatepass")
+                                      for p in pairs) + " }"
+            return _Payload(inline, payload.value, False)
         raise PayloadError(f"Payload for '{path}' in {file} is `key = value` lines, but {what} takes one "
                            "value", "send the value alone, e.g. 120 or \"text\" or [1, 2]")
     return payload
@@ -359,8 +370,9 @@ def set_toml_value(source: str, path: str, payload: str, *, file: str) -> str:
     adding = _check_path(data, keys, path, file)
     sections = _sections(raw, root)
     exists = not adding
-    table_target = exists and isinstance(_value_at(data, keys), dict)
-    value = _restated(_read_payload(payload, path, file), keys, table_target)
+    current = _value_at(data, keys) if exists else None
+    holds_own_name = isinstance(current, dict) and keys[-1] in current
+    value = _restated(_read_payload(payload, path, file), keys, holds_own_name)
     if exists and same_data(_value_at(data, keys), value.value):
         return source
     newline = newline_of(source)

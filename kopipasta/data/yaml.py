@@ -17,7 +17,7 @@ How a value is found and written:
   in other quotes than the string it replaces takes that string's quoting, when that
   spells the same string.
 - A payload that restates the key (`image: nginx:1.27` for `services.web.image`) is read
-  as the value, unless the value it replaces is itself a mapping.
+  as the value, unless the value it replaces is a mapping holding a key of that name.
 - A path through an alias (`*defaults`) fails: the value lives where its anchor is. A
   value inside an anchored node may be set: every alias of it shows the change, as YAML
   means.
@@ -139,7 +139,26 @@ def _kind(content: Node | None) -> str:
 
 
 def _row_end(node: Node, raw: bytes) -> int:
-    """The node's end, without the line break and blank lines a block node takes in."""
+    """The node's end, without the line breaks, blank lines and trailing comments a block
+    node takes in: the end of its last key, value or item."""
+    if node.type in _WRAPPERS:
+        content = _content(node)
+        if content is not None and content.type in (*_BLOCK, "block_sequence_item", "block_mapping_pair"):
+            return _row_end(content, raw)
+    if node.type in _BLOCK:
+        entries = _entries(node)
+        if entries:
+            return _row_end(entries[-1], raw)
+    if node.type == "block_mapping_pair":
+        value = _pair_value(node)
+        if value is not None:
+            return _row_end(value, raw)
+        colon = next((c for c in node.children if c.type == ":"), None)
+        if colon is not None:
+            return colon.end_byte
+    if node.type == "block_sequence_item":
+        value = _item_value(node)
+        return _row_end(value, raw) if value is not None else node.children[0].end_byte
     return node.start_byte + len(raw[node.start_byte:node.end_byte].rstrip())
 
 
@@ -568,9 +587,13 @@ def _new_value_edit(raw: bytes, found: _Found, payload: _Payload, style: _Style,
     own_line = wrapper is not None and re.fullmatch(rb"[ \t]*(?:-[ \t]+)*", raw[line_start:start]) is not None
     under_key = holder is not None and holder.type == "block_mapping_pair"
     if block:
-        if own_line:
+        if own_line and not under_key:  # a sequence item's value, or the document's
             return start, end, _lines_after_first(text, " " * _column(raw, start), newline)
+        # Under a key, on the lines below it, at the file's step for what the payload is
+        # (a mapping under `key:` / `- a` must not land at the sequence's column).
         indent = " " * (key_col + _step(payload, style))
+        if own_line and not gap_is_blank:  # a comment between the key and the value stays
+            return line_start, end, indent + _lines_after_first(text, indent, newline)
         return gap_from, end, newline + indent + _lines_after_first(text, indent, newline)
     # A one-line value, a flow collection or a block scalar: it goes on the key's line.
     extra = "" if payload.block_scalar or "\n" not in text else " " * style.unit
@@ -681,7 +704,11 @@ def _set(source: str, path: str, payload_text: str, file: str) -> str:
     payload = _read_payload(payload_text, path, file)
     adding = found.wrapper is None and found.holder is not None and found.holder.type in _MAPPINGS
     old = _content(found.wrapper)
-    if found.keys and (old is None or old.type not in _MAPPINGS):
+    # `image: nginx` sent for `…image` is the value; only a mapping that holds a key of its
+    # own name takes `name: …` as its new contents.
+    holds_own_name = old is not None and old.type in _MAPPINGS and found.keys[-1:] != [] and any(
+        _key_text(_pair_key(p), raw) == found.keys[-1] for p in _entries(old))
+    if found.keys and not holds_own_name:
         payload = _unwrap_restated_key(payload, found.keys[-1], path, file)
     if not adding and payload.value is not _UNKNOWN:
         current = _graph_at(graphs[found.document], found.keys)
@@ -726,13 +753,20 @@ def _graph_at(node: yaml.Node, keys: list[Key]) -> yaml.Node | None:
     return node
 
 
-def _graph_set(document: yaml.Node, keys: list[Key], key_node: yaml.Node | None, value: yaml.Node) -> yaml.Node:
+def _graph_set(document: yaml.Node, keys: list[Key], key_node: yaml.Node | None, value: yaml.Node,
+               replaces_alias: bool) -> yaml.Node:
+    """Set the node at `keys` in place: an anchor kept on it, or around it, makes every
+    alias of it show the new value, as the new file will."""
+    old = _graph_at(document, keys)
+    if old is not None and not replaces_alias:
+        old.__class__ = value.__class__
+        old.__dict__ = dict(value.__dict__)
+        return document
     if not keys:
         return value
-    parent = _graph_at(document, keys[:-1])
-    last = keys[-1]
+    parent, last = _graph_at(document, keys[:-1]), keys[-1]
     if isinstance(parent, yaml.SequenceNode) and isinstance(last, int):
-        parent.value[last] = value
+        parent.value[last] = value  # the alias is replaced, not the node it names
     elif isinstance(parent, yaml.MappingNode):
         for index, (k, _) in enumerate(parent.value):
             if isinstance(k, yaml.ScalarNode) and k.value == last:
@@ -755,7 +789,18 @@ def _pair_key_node(document: yaml.Node, keys: list[Key]) -> yaml.Node | None:
 
 def _verify(source: str, result: str, found: _Found, payload: _Payload, path: str, file: str) -> None:
     """The result must hold the old data with exactly the one value set."""
-    new_graphs = _load_graph(result, file, f"Setting '{path}' would break {file}")
+    try:
+        new_graphs = list(yaml.compose_all(result, Loader=yaml.SafeLoader))
+    except yaml.MarkedYAMLError as err:
+        lost = re.match(r"found undefined alias '(.*)'", err.problem or "")
+        if lost and err.problem_mark is not None:
+            name = lost.group(1)
+            raise PayloadError(f"Setting '{path}' in {file} would remove the anchor &{name}, which "
+                               f"*{name} uses at line {err.problem_mark.line + 1}",
+                               f"keep &{name} in the payload, where the value had it") from None
+        raise SyntaxCheckError(f"Setting '{path}' would break {file}: {_problem(err)}") from None
+    except yaml.YAMLError as err:
+        raise SyntaxCheckError(f"Setting '{path}' would break {file}: {err}") from None
     old_graphs = list(yaml.compose_all(source, Loader=yaml.SafeLoader))
     bug = SyntaxCheckError(f"Setting '{path}' in {file} would change more than that value",
                            "nothing was written; this is a kopipasta bug, please report it")
@@ -768,10 +813,14 @@ def _verify(source: str, result: str, found: _Found, payload: _Payload, path: st
     if payload.value is not _UNKNOWN and not same_data(_construct(new_node), payload.value):
         raise bug
     key_node = _pair_key_node(new_graphs[document], keys) if keys else None
-    old_graphs[document] = _graph_set(old_graphs[document], keys, key_node, new_node)
+    old_content = _content(found.wrapper)
+    replaces_alias = old_content is not None and old_content.type == "alias" and not payload.decorated
+    old_graphs[document] = _graph_set(old_graphs[document], keys, key_node, new_node, replaces_alias)
     try:
         expected = [_construct(g) for g in old_graphs]
         actual = [_construct(g) for g in yaml.compose_all(result, Loader=yaml.SafeLoader)]
+    except yaml.MarkedYAMLError as err:  # `<<: *anchor` merging what is no longer a mapping
+        raise SyntaxCheckError(f"Setting '{path}' would break {file}: {_problem(err)}") from None
     except yaml.YAMLError as err:
         raise SyntaxCheckError(f"Setting '{path}' would break {file}: {err}") from None
     if not same_data(expected, actual):
