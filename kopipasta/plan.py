@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from kopipasta.errors import PayloadError
-from kopipasta.model import OPERATION_OF_KEY, TARGET_KEYS, Block, Operation, Patch
+from kopipasta.model import FILE_KEY, OPERATION_OF_KEY, TARGET_KEYS, Block, Operation, Patch
 
 
 def plan(block: Block) -> Patch | None:
     """The patch a block asks for; None for a block that is explanation, not a patch."""
     targets = [(key, value) for key, value in block.directives if key in TARGET_KEYS]
+    if block.malformed is not None and (block.file or targets or block.malformed[1] == FILE_KEY):
+        _fail_malformed(block)
     if block.file is None:
         if not targets:
             return None
@@ -41,3 +43,14 @@ def plan(block: Block) -> Patch | None:
             "to remove a definition use DELETE_NODE",
         )
     return Patch(block, block.file, operation, value.strip(), block.payload)
+
+
+def _fail_malformed(block: Block) -> None:
+    """A header line that means a directive but does not spell one: never payload, never a whole file."""
+    assert block.malformed is not None
+    line, key = block.malformed
+    where = f"Block {block.index} (line {block.line})" + (f" for {block.file}" if block.file else "")
+    raise PayloadError(
+        f"{where}: header line `{line}` is not a directive: did you mean {key}?",
+        f"write it as `{key}: value` (the key spelled {key}, then a plain `:`)",
+    )
