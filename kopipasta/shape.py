@@ -90,7 +90,7 @@ def pick_by_shape(
     # Only a shape that tells the candidates apart can settle anything.
     if len(set(shapes)) < 2:
         return None
-    fitting = [d for d, shape in zip(candidates, shapes) if shape == wanted]
+    fitting = [d for d, shape in zip(candidates, shapes, strict=True) if shape == wanted]
     if len(fitting) != 1:
         return None
     chosen = fitting[0]
