@@ -230,6 +230,10 @@ def _near_miss(inner: str, file: str | None) -> tuple[str, str] | None:
         malformed = loose["sep"] != ":" or text != inner or key != _KEY_SEPARATORS.sub("_", loose["key"]).upper()
         meant = _meant_key(key, value, file, malformed=malformed)
         if meant is not None:
+            # `TARGET_FUNCTION: helper` names its kind in the key: the fix is `function helper`.
+            kind = key.split("_")[-1].lower()
+            if meant != FILE_KEY and kind in _KIND_WORDS and len(value.split()) == 1:
+                value = f"{kind} {value}"
             return meant, value
     # `# TARGET_NODE function helper`: a real key (of one or two words) and no separator.
     words = text.split()

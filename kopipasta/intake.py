@@ -182,7 +182,7 @@ def _make_blocks(index: int, first_line: int, info: str, body: list[str], above:
                 directives=tuple(directives),
                 file=file,
                 payload="\n".join(_trim_blank(payload)),
-                malformed=(near_miss.line, near_miss.suggestion) if near_miss else None,
+                malformed=(near_miss.line, near_miss.suggestion, near_miss.value) if near_miss else None,
             )
         )
         if split is None:

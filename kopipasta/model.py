@@ -33,8 +33,8 @@ class Block:
     file: str | None  # from FILE, or from the line naming a file just above the fence
     payload: str  # the block's content after the header, "\n" line endings
     # A header line written as a directive whose key is not one: (the line, the key it
-    # likely means). The block fails rather than read that line as code (directives.py).
-    malformed: tuple[str, str] | None = None
+    # likely means, its value). The block fails rather than read it as code (directives.py).
+    malformed: tuple[str, str, str] | None = None
 
     def directive(self, key: str) -> str | None:
         for k, v in self.directives:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from kopipasta.errors import PayloadError
 from kopipasta.model import FILE_KEY, OPERATION_OF_KEY, TARGET_KEYS, Block, Operation, Patch
 
@@ -48,9 +50,14 @@ def plan(block: Block) -> Patch | None:
 def _fail_malformed(block: Block) -> None:
     """A header line that means a directive but does not spell one: never payload, never a whole file."""
     assert block.malformed is not None
-    line, key = block.malformed
+    line, key, value = block.malformed
     where = f"Block {block.index} (line {block.line})" + (f" for {block.file}" if block.file else "")
     raise PayloadError(
-        f"{where}: header line `{line}` is not a directive: did you mean {key}?",
-        f"write it as `{key}: value` (the key spelled {key}, then a plain `:`)",
+        f"{where}: header line `{_visible(line)}` is not a directive: did you mean {key}?",
+        f"write it as `{key}: {value}`" if value else f"write it as `{key}: …`, with a plain `:`",
     )
+
+
+def _visible(text: str) -> str:
+    """Invisible characters (a zero-width space in a key) spelled out, so the user sees what is wrong."""
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in text)

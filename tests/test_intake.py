@@ -760,7 +760,7 @@ MALFORMED = [
 @pytest.mark.parametrize(("line", "meant"), MALFORMED)
 def test_near_miss_key_is_never_payload(line: str, meant: str) -> None:
     block = only(reply("```python", "# FILE: app.py", line, "def helper(x):", "    return x", "```"))
-    assert block.malformed == (line.strip(), meant)
+    assert block.malformed is not None and block.malformed[:2] == (line.strip(), meant)
     assert block.payload == "def helper(x):\n    return x"
     assert block.directives == (("FILE", "app.py"),)
 
@@ -772,7 +772,7 @@ def test_near_miss_key_is_never_payload(line: str, meant: str) -> None:
 )  # fmt: skip
 def test_near_miss_in_a_data_file_suggests_target_path(line: str, meant: str) -> None:
     block = only(reply("```json", "// FILE: package.json", line, '"x"', "```"))
-    assert block.malformed == (line, meant)
+    assert block.malformed is not None and block.malformed[:2] == (line, meant)
     assert block.payload == '"x"'
 
 
@@ -782,7 +782,7 @@ def test_near_miss_in_a_data_file_suggests_target_path(line: str, meant: str) ->
 )
 def test_near_miss_of_file(line: str) -> None:
     block = only(reply("```python", line, "def helper(x):", "    return x", "```"))
-    assert block.malformed == (line, "FILE")
+    assert block.malformed is not None and block.malformed[:2] == (line, "FILE")
     assert block.payload == "def helper(x):\n    return x"
 
 
@@ -833,7 +833,7 @@ def test_prose_comment_between_file_and_target() -> None:
 
 def test_near_miss_after_a_prose_comment_is_caught() -> None:
     block = only(reply("```python", "# FILE: app.py", "# fixed:", "# TARGETNODE: helper", "def helper(): ...", "```"))
-    assert block.malformed == ("# TARGETNODE: helper", "TARGET_NODE")
+    assert block.malformed == ("# TARGETNODE: helper", "TARGET_NODE", "helper")
     assert block.payload == "def helper(): ..."
 
 
