@@ -188,12 +188,12 @@ def _exact(inner: str) -> Directive | None:
     value = _unquote(kv["value"])
     if key in DIRECTIVE_KEYS:
         return Directive(key, value)
-    if key in _FILE_ALIASES and _looks_like_path(value):
+    if key in _FILE_ALIASES and looks_like_path(value):
         return Directive(FILE_KEY, value)
     return None
 
 
-def _looks_like_path(value: str) -> bool:
+def looks_like_path(value: str) -> bool:
     return (
         bool(_PATH_VALUE.match(value))
         and ("/" in value or "." in value)
@@ -248,7 +248,7 @@ def _near_miss(inner: str, file: str | None) -> tuple[str, str] | None:
 
 def _fits(key: str, value: str) -> bool:
     if key == FILE_KEY:
-        return _looks_like_path(value)
+        return looks_like_path(value)
     return _looks_like_target(value)
 
 
@@ -261,7 +261,7 @@ def _meant_key(key: str, value: str, file: str | None, *, malformed: bool) -> st
         meant = FILE_KEY if meant in _FILE_ALIASES else meant
         # A real key written oddly (`TARGETNODE`, `TARGET_NODE =`, `TARGET_NODE：`) is
         # unmistakable, whatever its value; an alias of FILE needs a path.
-        if meant == FILE_KEY and exact[compact] != FILE_KEY and not _looks_like_path(value):
+        if meant == FILE_KEY and exact[compact] != FILE_KEY and not looks_like_path(value):
             return None
         if compact == key.replace("_", "") and key in (*DIRECTIVE_KEYS, *_FILE_ALIASES) and not malformed:
             return None  # spelled right: _exact handled it, or it is an alias with no path

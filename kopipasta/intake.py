@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from kopipasta.attribution import file_name, read_info_string
-from kopipasta.directives import Directive, NearMiss, classify, read_header
+from kopipasta.directives import Directive, NearMiss, classify, looks_like_path, read_header
 from kopipasta.model import FILE_KEY, TARGET_KEYS, Block
 
 # An opening fence: three or more backticks or tildes, then the info string. Any
@@ -199,7 +199,8 @@ def _next_file(payload: list[str]) -> int | None:
         if line[:1].isspace() or not line or payload[k - 1].strip():
             continue
         found = classify(line)
-        if (isinstance(found, Directive) and found.key == FILE_KEY and found.value) or (
+        # A path, not any value: `# File: handling` is a section comment, not a new file.
+        if (isinstance(found, Directive) and found.key == FILE_KEY and looks_like_path(found.value)) or (
             isinstance(found, NearMiss) and found.suggestion == FILE_KEY
         ):
             return k

@@ -841,3 +841,8 @@ def test_header_lines_of_50000_characters_are_read_quickly() -> None:
     long = "# " + "a " * 25_000
     block = only(reply("```python", "# FILE: app.py", long, "x", "```"))
     assert block.payload.endswith("x")
+
+
+def test_file_comment_whose_value_is_not_a_path_does_not_split() -> None:
+    block = only(reply("```python", "# FILE: app.py", "import os", "", "# File: handling below", "x = 1", "```"))
+    assert block.payload == "import os\n\n# File: handling below\nx = 1"
