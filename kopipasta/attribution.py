@@ -22,6 +22,8 @@ _LABEL = re.compile(
     r"^(?:\*\*|__)?(?:file|filename|file ?path|path)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*", re.IGNORECASE
 )
 _WRAPPERS = ("**", "__", "`")
+_NUMBER = re.compile(r"^\d{1,3}[.)][ \t]+")
+_REMARK = re.compile(r"[ \t]+[(\[][A-Za-z]+(?:[ \-][A-Za-z]+){0,2}[)\]]:?$")
 _PATH = re.compile(r"^[A-Za-z0-9_./@+\-~\[\]()]+$")
 # No real path line is this long; the cap keeps peeling decorations cheap on
 # pathological input ("****...").
@@ -103,7 +105,11 @@ def file_name(line: str) -> str | None:
     # "### File: `src/app.py`" or "**File:** `src/app.py`". Each pass shortens s.
     while True:
         before = s
-        s = _HEADING.sub("", s, count=1)
+        heading = _HEADING.sub("", s, count=1)
+        # A numbered heading (`### 2. src/app.py`) is a heading; a bare list item is not.
+        s = _NUMBER.sub("", heading, count=1) if heading != s else s
+        # A short remark after the name: `**src/app.py** (updated)`, `` `a.py` (new file): ``.
+        s = _REMARK.sub("", s, count=1)
         if s.endswith(":"):
             s = s[:-1]
         # Unwrap before taking off a label, so "**File: x**" loses both its "**".

@@ -25,7 +25,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from kopipasta.model import DIRECTIVE_KEYS, FILE_KEY, TARGET_KEYS
+from kopipasta.model import DIRECTIVE_KEYS, FILE_KEY
 from kopipasta.resolve import KIND_ALIASES, KINDS
 
 # The comment forms a directive line may take (applied to the stripped line). Line
@@ -266,7 +266,15 @@ def _meant_key(key: str, value: str, file: str | None, *, malformed: bool) -> st
         if compact == key.replace("_", "") and key in (*DIRECTIVE_KEYS, *_FILE_ALIASES) and not malformed:
             return None  # spelled right: _exact handled it, or it is an alias with no path
         return meant
-    meant = _SYNONYMS.get(key) or _SYNONYMS.get(compact)
+    guess = _SYNONYMS.get(key) or _SYNONYMS.get(compact)
+    return _guessed_key(key, compact, value, file, guess, exact)
+
+
+def _guessed_key(
+    key: str, compact: str, value: str, file: str | None, guess: str | None, exact: dict[str, str]
+) -> str | None:
+    """A synonym, a misspelling or a family's key, when the value fits it."""
+    meant = guess
     if meant is None:
         close = difflib.get_close_matches(compact, list(exact), n=1, cutoff=0.75)
         if close:
@@ -286,9 +294,6 @@ def _meant_key(key: str, value: str, file: str | None, *, malformed: bool) -> st
         meant = "TARGET_PATH"
     return meant
 
-
-def is_target_key(key: str) -> bool:
-    return key in TARGET_KEYS
 
 
 @dataclass(frozen=True)

@@ -472,6 +472,8 @@ def test_never_raises_on_arbitrary_text() -> None:
         "```", "````", "~~~", "``", "`", "~", "\n", "\r\n", "\r", " ", "\t", "\ufeff",
         "# FILE: a.py", "// TARGET_NODE:", "<!--", "-->", "/*", "*/", "{/*", "*/}",
         "**", "__", "File:", "src/a.py", ":", "x", "é", "\x00", "\u2028", "'", '"',
+        "<<<RESET>>>", "```python:a.py", '```py title="a.py"', "// filepath: a.ts", "\u00a0", "\uff1a",
+        "\u200b", "# TARGETNODE", "=", "```bash", "#", "\n\n", "### ", "(new)",
     ]  # fmt: skip
     rng = random.Random(1234)
     for _ in range(3000):
@@ -846,3 +848,64 @@ def test_header_lines_of_50000_characters_are_read_quickly() -> None:
 def test_file_comment_whose_value_is_not_a_path_does_not_split() -> None:
     block = only(reply("```python", "# FILE: app.py", "import os", "", "# File: handling below", "x = 1", "```"))
     assert block.payload == "import os\n\n# File: handling below\nx = 1"
+
+
+@pytest.mark.parametrize(
+    "above",
+    ["### 2. `src/app.py`", "## 1) src/app.py", "**src/app.py** (updated)", "`src/app.py` (new file):",
+     "### `src/app.py` (modified)", "src/app.py [changed]"],
+)  # fmt: skip
+def test_numbered_heading_and_short_remark_above_the_fence(above: str) -> None:
+    assert only(reply(above, "```python", "x = 1", "```")).file == "src/app.py"
+
+
+@pytest.mark.parametrize("above", ["1. src/app.py", "src/app.py (see below for why this changed)"])
+def test_numbered_list_item_and_long_remark_name_no_file(above: str) -> None:
+    assert only(reply(above, "```python", "x = 1", "```")).file is None
+
+
+# --- every way of writing a key wrongly: a directive or a failure, never payload ------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_KEYS = ["FILE", "TARGET_NODE", "TARGET_PATH", "INSERT_AFTER", "INSERT_BEFORE", "APPEND_TO", "DELETE_NODE"]
+_INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
+_SEPARATORS = [":", " :", ": ", "=", " = ", "\uff1a", "\uff1a ", "::", "->", " => "]
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+@st.composite
+def written_keys(draw: st.DrawFn) -> tuple[str, str, str]:
+    key = draw(st.sampled_from(_KEYS))
+    words = key.split("_")
+    joiner = draw(st.sampled_from(["_", "-", " ", "", "__", "."]))
+    written = joiner.join(words)
+    written = draw(st.sampled_from([written, written.lower(), written.title(), written.capitalize()]))
+    if draw(st.booleans()):
+        at = draw(st.integers(0, len(written)))
+        written = written[:at] + draw(st.sampled_from(_INVISIBLE)) + written[at:]
+    if draw(st.booleans()):
+        written = _fullwidth(written)
+    separator = draw(st.sampled_from(_SEPARATORS))
+    value = "app/tokens.py" if key == "FILE" else draw(st.sampled_from(["function helper", "helper", "method A.b", "a.b"]))
+    comment = draw(st.sampled_from(["# {}", "// {}", "-- {}", "/* {} */", "<!-- {} -->", "## {}"]))
+    return key, comment.format(f"{written}{separator}{value}"), value
+
+
+@settings(max_examples=1500, deadline=None)
+@given(written_keys(), st.booleans())
+def test_a_key_written_any_way_is_a_directive_or_a_failure_never_payload(case: tuple[str, str, str], blank: bool) -> None:
+    key, line, _ = case
+    header = ["# FILE: app/tokens.py"] if key != "FILE" else []
+    if blank:
+        header.append("#")
+    block = only(reply("```python", *header, line, "def helper(x):", "    return x", "```"))
+    assert block.payload == "def helper(x):\n    return x"
+    if block.malformed is None:
+        assert block.directives[-1][0] == key
+    else:
+        assert block.malformed[1] == key or (key == "TARGET_NODE" and block.malformed[1] == "TARGET_PATH")
