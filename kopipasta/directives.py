@@ -46,11 +46,18 @@ _KEY_SEPARATORS = re.compile(r"[-_ ]+")
 # characters, then `:`, `=` or a look-alike colon. Matched after NFKC, so `：` is `:`.
 _LOOSE_KEY_VALUE = re.compile(
     r"^\s*(?P<key>[^\W\d_][\w\-. \u200b-\u200f\u2060-\u2064\ufeff]{0,40}?)\s*"
-    r"(?P<sep>:|=|::|=>|->|\uff1a|\ua789|\u2236)(?P<value>.*)$",
+    r"(?P<sep>::|=>|->|:|=|\uff1a|\ua789|\u2236|(?<=\s)[-\u2013\u2014](?=\s))(?P<value>.*)$",
     re.DOTALL,
 )
 _LEADING_INVISIBLE = re.compile(r"^[\s\u200b-\u200f\u2060-\u2064\ufeff]+")
 _QUOTES = "`\"'"
+# A directive written without its comment marker: `TARGET_NODE: function helper` as a
+# bare line. Only the keys' exact upper-case spelling and a `:` count: `FILE = "x"` and
+# `file: x.py` are code or data, and `FILE: Path = …` has no path for a value.
+_BARE_DIRECTIVE = re.compile(
+    r"^(?P<key>FILE|TARGET_NODE|TARGET_PATH|INSERT_AFTER|INSERT_BEFORE|APPEND_TO|DELETE_NODE)"
+    r"[ \t]*[:\uff1a][ \t]*(?P<value>\S.{0,300})$"
+)
 # No directive line is this long; the cap keeps a 50,000-character comment linear.
 _MAX_DIRECTIVE = 1000
 # Decoration-only comment content: `# ----`, `// ====`, `/* */`.
@@ -153,6 +160,9 @@ def classify(line: str, file: str | None = None) -> HeaderLine:
     """
     inner = comment_text(line)
     if inner is None:
+        bare = _BARE_DIRECTIVE.match(line.strip())
+        if bare is not None and _fits(bare["key"], _unquote(bare["value"])):
+            return NearMiss(line.strip(), bare["key"], _unquote(bare["value"]))
         return None
     if _DECORATION.match(inner):
         return EmptyComment()

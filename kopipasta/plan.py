@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from kopipasta.directives import comment_text
 from kopipasta.errors import PayloadError
 from kopipasta.model import FILE_KEY, OPERATION_OF_KEY, TARGET_KEYS, Block, Operation, Patch
 
@@ -54,8 +55,15 @@ def _fail_malformed(block: Block) -> None:
     where = f"Block {block.index} (line {block.line})" + (f" for {block.file}" if block.file else "")
     raise PayloadError(
         f"{where}: header line `{_visible(line)}` is not a directive: did you mean {key}?",
-        f"write it as `{key}: {value}`" if value else f"write it as `{key}: …`, with a plain `:`",
+        _fix(line, key, value),
     )
+
+
+def _fix(line: str, key: str, value: str) -> str:
+    written = f"{key}: {value}" if value else f"{key}: …"
+    if comment_text(line) is None:
+        return f"write it as a comment: `# {written}` (`// {written}` in C-like languages)"
+    return f"write it as `{written}`"
 
 
 def _visible(text: str) -> str:

@@ -758,6 +758,11 @@ MALFORMED = [
     ("/* TARGETNODE: function helper */", "TARGET_NODE"),
     ("<!-- TARGET = helper -->", "TARGET_NODE"),
     ("// TARGET_NODE -> function helper", "TARGET_NODE"),
+    ("# TARGET_NODE - function helper", "TARGET_NODE"),
+    ("# TARGET_NODE \u2014 helper", "TARGET_NODE"),
+    ("# Target node => function helper", "TARGET_NODE"),
+    ("TARGET_NODE: function helper", "TARGET_NODE"),
+    ("DELETE_NODE: function helper", "DELETE_NODE"),
 ]
 
 
@@ -911,3 +916,13 @@ def test_a_key_written_any_way_is_a_directive_or_a_failure_never_payload(case: t
         assert block.directives[-1][0] == key
     else:
         assert block.malformed[1] == key or (key == "TARGET_NODE" and block.malformed[1] == "TARGET_PATH")
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['FILE: Path = Path("x")', 'FILE = "app.py"', "file: x.py", "TARGET_PATH: str = 'a'", "path: ./src", "target: es2020"],
+)
+def test_code_and_data_that_look_like_bare_keys_stay_payload(line: str) -> None:
+    block = only(reply("```", "# FILE: app.py", line, "x", "```"))
+    assert block.malformed is None
+    assert block.payload == f"{line}\nx"
