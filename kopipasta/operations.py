@@ -18,7 +18,7 @@ from kopipasta.imports import TextEdit, apply_edits, plan_imports, split_imports
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
 from kopipasta.model import Operation, Patch
 from kopipasta.placement import check_landed, definitions_in
-from kopipasta.resolve import Target, parse_target, resolve
+from kopipasta.resolve import Target, parse_target, resolve_with_payload
 from kopipasta.splice import replace_definition
 from kopipasta.workspace import Source
 
@@ -90,7 +90,7 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     data = document.source.data
     tree = document.tree
     definitions = list_definitions(spec, tree)
-    definition = resolve(target, definitions, patch.file)
+    definition, picked_note = resolve_with_payload(target, definitions, patch.file, data, patch.payload)
     _check_not_elided(spec, patch, target, data[definition.outer_start : definition.end])
     # Import lines above the definition are merged into the file's imports (PROTOCOL.md §4b).
     imports, payload = split_imports(spec, patch.payload)
@@ -119,7 +119,7 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
         what="it",
         hint=f"send only the {definition.kind} itself, or target `{{container}}` to replace all of it",
     )
-    notes = [_rename_note(definition, landed), merged.note if merged else ""]
+    notes = [picked_note, _rename_note(definition, landed), merged.note if merged else ""]
     return Edit(new_data, new_tree, "; ".join(note for note in notes if note))
 
 
