@@ -229,7 +229,7 @@ def test_prompt_copies_and_says_so(project: Path, monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0, result.output
     assert clipboard == [render_prompt(SAMPLE_FILES, task="Do it.", root=project)]
     tokens = (len(clipboard[0]) + 3) // 4
-    assert result.stdout == f"📋 Copied the prompt to the clipboard: 3 files, ~{tokens:,} tokens\n"
+    assert result.stdout == f"📋 Copied the prompt to the clipboard: 3 files, ~{tokens:,} tokens.\n"
     assert result.stderr == ""
 
 
