@@ -252,14 +252,15 @@ def _copy_feedback(message: str | None) -> None:
     if message is None:
         click.echo("No correction message: nothing failed.")
         return
-    from kopipasta.clipboard import copy_text
+    from kopipasta.clipboard import copy_osc52, copy_text, osc52_note
 
     problem = copy_text(message)
     if problem is None:
         click.echo("📋 Copied a correction message for the model: paste it into your chat.")
         return
     click.echo(message, nl=False)
-    click.echo(f"⚠ Correction message printed above, not copied: {problem}")
+    also = f", and {osc52_note()}" if copy_osc52(message, sys.stdout) else ", not copied"
+    click.echo(f"⚠ Correction message printed above{also}: {problem}")
 
 
 def _verify(
@@ -453,10 +454,11 @@ def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path
     reason = copy_text(text)
     if reason is None:
         click.echo(f"📋 Copied the prompt to the clipboard: {size}.{empty_task}")
-    elif copy_osc52(text, sys.stdout):
-        click.echo(f"📋 Prompt {osc52_note()} ({size}); if it did not arrive, `kopipasta prompt --stdout` prints it.{empty_task}")
+        return
+    click.echo(text, nl=False)
+    if copy_osc52(text, sys.stdout):
+        click.echo(f"⚠ Prompt printed, and {osc52_note()}: {reason}", err=True)
     else:
-        click.echo(text, nl=False)
         click.echo(f"⚠ Prompt printed, not copied: {reason}", err=True)
 
 

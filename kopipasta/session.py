@@ -211,7 +211,7 @@ class Session:
         if how == "clipboard":
             self.say(f"📋 Correction copied ({what}): paste it into your chat, copy the model's new reply, then press p.")
         elif how == "osc52":
-            self.say(f"📋 Correction {_osc52_note()} ({what}): paste it into your chat, then press p for the new reply.")
+            self.say(f"⚠ Correction printed above ({what}) and {_osc52_note()}: paste it into your chat, then press p for the new reply.")
         else:
             self.say(f"⚠ Correction printed above, not copied ({what}): paste it into your chat, then press p for the new reply.")
 
@@ -262,10 +262,7 @@ class Session:
         if how == "clipboard":
             self.say(f"📋 Prompt {verb}: {what}, {size}. Paste it into your chat, copy the model's whole reply, then press p.")
         elif how == "osc52":
-            self.say(
-                f"📋 Prompt {verb}: {what}, {size}, {_osc52_note()}. Paste it into your chat; "
-                "if it did not arrive, `kopipasta prompt --stdout` prints it. Then press p and paste the model's reply here."
-            )
+            self.say(f"⚠ Prompt printed above ({what}, {size}) and {_osc52_note()}: {self.copy_problem}.")
         else:
             self.say(f"⚠ Prompt printed above, not copied ({what}, {size}): {self.copy_problem}.")
         if first and not self.files:
@@ -275,7 +272,7 @@ class Session:
         return True
 
     def copy(self, text: str) -> str:
-        """Copy `text`: "clipboard", "osc52" (the terminal's sequence), or "printed" (see copy_problem)."""
+        """Copy `text`: "clipboard"; else it is printed, and "osc52" when the terminal was also asked to copy it."""
         from kopipasta.clipboard import copy_osc52, copy_text
 
         problem = copy_text(text)
@@ -283,14 +280,10 @@ class Session:
             return "clipboard"
         self.no_clipboard = True
         self.copy_problem = problem
-        if copy_osc52(text, self.console.file):
-            if not self.clipboard_told:
-                self.say(f"⚠ {_upper_first(problem)}.")
-            self.clipboard_told = True
-            return "osc52"
-        self.console.file.write(text if text.endswith("\n") else text + "\n")
         self.clipboard_told = True
-        return "printed"
+        # Printed as well: nothing confirms that the terminal honours OSC 52.
+        self.console.file.write(text if text.endswith("\n") else text + "\n")
+        return "osc52" if copy_osc52(text, self.console.file) else "printed"
 
     def key_help(self) -> str:
         return KEY_HELP_PASTE if self.no_clipboard or self.paste_area_reason else KEY_HELP
@@ -400,7 +393,12 @@ class Session:
         return "pasted here" if self.paste_area_reason else "on the clipboard"
 
     def say(self, line: str) -> None:
-        self.console.print(line, markup=False, highlight=False)
+        # Written straight to the stream, not through rich: a Ctrl-C landing inside
+        # rich's print can leave its buffer open, and every later line (even "Bye.")
+        # would stay buffered and never appear. A plain line needs nothing from rich.
+        stream = self.console.file
+        stream.write(line + "\n")
+        stream.flush()
 
 
 def read_key(fd: int) -> str:

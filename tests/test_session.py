@@ -8,6 +8,7 @@ the session prints, with timeouts generous enough for a slow shared machine.
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import select
@@ -27,6 +28,9 @@ pexpect = pytest.importorskip("pexpect", reason="pexpect is needed to drive the 
 
 TIMEOUT = 120  # seconds per expected marker: a cold start parses grammars on a busy machine
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+FULL_KEYS = "Keys: p apply the clipboard · d dry run · u undo · r re-copy the prompt · q quit"
+FULL_KEYS_PASTE = "Keys: p paste a reply and apply it · d dry run · u undo · r re-copy the prompt · q quit"
 
 ORIGINAL = b"def greet():\n    return 'hi'\n\n\ndef other():\n    return 0\n"
 PATCHED = b"def greet():\n    return 'hello'\n\n\ndef other():\n    return 0\n"
@@ -209,7 +213,7 @@ def test_session_p_report_u_q_with_a_real_clipboard(tmp_path: Path, display: str
         assert (root / "app.py").read_bytes() == ORIGINAL
         assert not (root / "lib").exists()
 
-        term.key("x", "Keys: p apply the clipboard · d dry run · u undo · r re-copy the prompt · q quit")
+        term.key("x", FULL_KEYS)
         term.key("q", "Bye.")
         assert term.finish() == 0
     finally:
@@ -240,28 +244,37 @@ def test_paste_area_without_a_clipboard(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     term = Terminal(root, clean_env(), "session", "app.py")
     try:
-        term.wait_for("⚠ Prompt printed above, not copied (1 file (app.py)")
+        term.wait_for("⚠ Prompt printed above (1 file (app.py), ~")
         assert "def greet():" in term.output(), "the prompt is printed where it cannot be copied"
         assert "no graphical session" in term.output()
-        term.wait_for("Keys: p apply")
+        # Over SSH the terminal may still take the prompt: the OSC 52 sequence carries it, base64.
+        prompt = term.output().split("\x1b]52;c;")[0]
+        encoded = base64.b64encode(prompt[prompt.index("You will change"):].replace("\r\n", "\n").encode()).decode()
+        assert f"\x1b]52;c;{encoded}\x07" in term.log.getvalue()
+        assert "sent to your terminal's clipboard with its OSC 52 sequence" in term.output()
+        # No -t: said once, before the keys, which do not offer a clipboard there is not.
+        term.wait_for(FULL_KEYS_PASTE)
+        assert term.output().count("No task given (-t): the prompt ends with an empty task") == 1
 
-        shown = term.key("p", "Ctrl-D on an empty line")
+        shown = term.key("p", "then press Ctrl-D (Ctrl-C cancels):")
         assert "⚠ No clipboard (as above): paste replies here instead." in shown
         term.mark = len(term.log.getvalue())
-        term.child.send(REPLY)
+        # The reply's last line has no newline: one Ctrl-D must end it all the same.
+        term.child.send(REPLY.rstrip("\n"))
         term.child.sendeof()
         term.wait_for("u undoes this apply.")
         assert "2 applied. 2 files written." in term.step_output()
         assert (root / "app.py").read_bytes() == PATCHED
 
         # Said once: the second paste only asks for the text.
-        shown = term.key("d", "Ctrl-D on an empty line")
+        shown = term.key("d", "then press Ctrl-D (Ctrl-C cancels):")
         assert "No clipboard" not in shown
         term.child.sendeof()
-        term.wait_for("Nothing was pasted.")
+        term.wait_for("Nothing was pasted. " + FULL_KEYS_PASTE)
 
         term.key("u", "↩ Undone")
         assert (root / "app.py").read_bytes() == ORIGINAL
+        assert "No task given" not in term.key("x", FULL_KEYS_PASTE)
         term.key("q", "Bye.")
         assert term.finish() == 0
     finally:
@@ -270,9 +283,10 @@ def test_paste_area_without_a_clipboard(tmp_path: Path) -> None:
 
 def test_ctrl_c_quits_and_restores_the_terminal(tmp_path: Path) -> None:
     root = make_project(tmp_path)
-    term = Terminal(root, clean_env(), "session", "app.py")
+    term = Terminal(root, clean_env(), "session", "app.py", "-t", "task")
     try:
-        term.wait_for("Keys: p apply")
+        # The whole key line, not its start: the session is done printing and about to read a key.
+        term.wait_for(FULL_KEYS_PASTE)
         term.mark = len(term.log.getvalue())
         term.child.sendintr()
         term.wait_for("Bye.")
@@ -287,7 +301,7 @@ def test_bare_kopipasta_runs_the_session_with_no_files(tmp_path: Path) -> None:
     term = Terminal(root, clean_env())
     try:
         term.wait_for("No files given: the prompt holds only the task and the reply format")
-        term.wait_for("Keys: p apply")
+        term.wait_for("Keys: p ")
         term.key("q", "Bye.")
         assert term.finish() == 0
     finally:
