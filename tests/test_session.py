@@ -9,6 +9,7 @@ the session prints, with timeouts generous enough for a slow shared machine.
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 import select
@@ -220,13 +221,81 @@ def test_session_p_report_u_q_with_a_real_clipboard(tmp_path: Path, display: str
         term.close()
 
 
+MIXED_REPLY = """\
+```python
+# FILE: app.py
+# TARGET_NODE: function greet
+def greet():
+    return 'hello'
+```
+
+```python
+# FILE: app.py
+# TARGET_NODE: function gret_all
+def gret_all():
+    return 1
+```
+"""
+
+
+def test_after_a_failure_f_copies_a_correction_and_w_keeps_what_worked(tmp_path: Path, display: str) -> None:
+    root = make_project(tmp_path)
+    (root / "lib").mkdir()
+    (root / "lib" / "util.py").write_text("def helper():\n    return 1\n")
+    (root / "lib" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    # Files and a directory straight after `kopipasta`, as the original kopipasta takes them.
+    term = Terminal(root, clean_env(DISPLAY=display), "app.py", "lib/", "-t", "Say hello")
+    try:
+        term.wait_for("📋 Prompt copied: 2 files (app.py, lib/util.py)")
+        term.wait_for(FULL_KEYS)
+        prompt = xclip(display, "-o")
+        assert "## lib/util.py" in prompt and "logo.png" not in prompt
+        assert "No task given" not in term.output()
+
+        put_on_clipboard(display, MIXED_REPLY)
+        shown = term.key("d", "f copies a correction message for the model.")
+        assert "✅ would apply" not in shown  # held back by the failure: skipped, not "would apply"
+        assert "Nothing written. p applies this reply (it is still on the clipboard)" in shown
+
+        shown = term.key("p", "w writes the 1 block that succeeded.")
+        assert "❌ Node 'gret_all' not found in AST of app.py" in shown
+        assert "1 skipped, 1 failed. nothing written." in shown
+        assert (root / "app.py").read_bytes() == ORIGINAL
+
+        shown = term.key("f", "📋 Correction copied (1 failed block)")
+        correction = xclip(display, "-o")
+        assert "- block 2 (FILE: app.py, TARGET_NODE: function gret_all): Node 'gret_all' not found" in correction
+        assert "- block 1 (FILE: app.py, TARGET_NODE: function greet)" in correction
+        assert "- app.py: function greet, function other" in correction
+        assert "Resend only these blocks" in correction
+        # p before the model answered: the correction is still on the clipboard, nothing is applied.
+        term.key("p", "The clipboard still holds the correction message")
+
+        shown = term.key("w", "u undoes this apply. f copies a correction for the blocks that failed.")
+        assert "✅ applied  +1 -1  written without failed block 2 (--partial)" in shown
+        assert "1 applied, 1 failed. 1 file written." in shown
+        assert (root / "app.py").read_bytes() == PATCHED
+        term.key("w", "Nothing held back")
+
+        term.key("u", "↩ Undone: restored app.py")
+        assert (root / "app.py").read_bytes() == ORIGINAL
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+        log = [json.loads(line) for line in (root / ".kopipasta" / "log.jsonl").read_text().splitlines()]
+        assert [(e["event"], e.get("partial")) for e in log] == [("apply", False), ("apply", True), ("undo", None)]
+    finally:
+        term.close()
+
+
 def test_session_d_dry_run_and_r_recopy(tmp_path: Path, display: str) -> None:
     root = make_project(tmp_path)
     term = Terminal(root, clean_env(DISPLAY=display), "session", "app.py")
     try:
         term.wait_for("Keys: p apply")
         put_on_clipboard(display, REPLY)
-        shown = term.key("d", "dry run: 2 files would change, nothing written.")
+        shown = term.key("d", "Nothing written. p applies this reply (it is still on the clipboard).")
+        assert "dry run: 2 files would change, nothing written." in shown
+        assert re.search(r"app\.py\s+function greet\s+✅ would apply\s+\+1 -1", shown), shown
         assert "+    return 'hello'" in shown
         assert (root / "app.py").read_bytes() == ORIGINAL
         assert not (root / "lib").exists()
