@@ -144,4 +144,4 @@ def copy_osc52(text: str, stream: IO[str]) -> bool:
 def osc52_note() -> str:
     """What to tell the user after an OSC 52 copy."""
     where = " (in tmux: set -g set-clipboard on)" if os.environ.get("TMUX") else ""
-    return f"sent to your terminal's clipboard with its OSC 52 sequence, if it takes it{where}"
+    return f"also sent as OSC 52, which many terminals copy{where}"

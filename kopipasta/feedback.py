@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kopipasta.errors import PatchError
-from kopipasta.model import Outcome, Report, Status
+from kopipasta.model import Operation, Outcome, Report, Status
 from kopipasta.report import DIRECTIVE_OF_OPERATION, failure_line
 
 _HELD_BACK = "not written: block"  # engine._hold_back's wording for a block held back by a failure
@@ -35,7 +35,7 @@ def feedback_message(report: Report, root: Path) -> str | None:
         "",
         "Failed:",
     ]
-    lines += [f"- block {o.block_index} ({_header(o)}): {failure_line(o)}" for o in failed]
+    lines += [f"- block {o.block_index} ({_header(o)}): {_reason(o)}" for o in failed]
     if held:
         lines += ["", "Correct, but not written because a block on the same file failed (send them again, unchanged):"]
         lines += [f"- block {o.block_index} ({_header(o)})" for o in held]
@@ -43,6 +43,8 @@ def feedback_message(report: Report, root: Path) -> str | None:
     if files:
         lines += ["", "What these files define now (target exactly these names):"]
         lines += [f"- {_inventory_line(root, file)}" for file in files]
+    if any(o.failure_kind == "TargetNotFound" and o.operation is Operation.REPLACE_NODE for o in failed):
+        lines += ["", "TARGET_NODE replaces a definition that exists; to add a new one, use `INSERT_AFTER: kind name` of an existing one."]
     lines += [
         "",
         "Resend only these blocks, not the ones that applied. Put each in its own fenced code block "
@@ -50,6 +52,13 @@ def feedback_message(report: Report, root: Path) -> str | None:
         "(`TARGET_PATH: key` in JSON), then the whole new definition.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _reason(outcome: Outcome) -> str:
+    """The failure line, without hints that speak to the user (`kopipasta nodes …`) rather than the model."""
+    if "kopipasta " in outcome.hint:
+        return outcome.message
+    return failure_line(outcome)
 
 
 def _no_patch_message(reason: str) -> str:

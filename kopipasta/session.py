@@ -323,17 +323,19 @@ class Session:
         failed = report.failed
         held = len(_held_back(report))
         steps: list[str] = []
-        if dry_run:
+        if dry_run and not failed:
             again = "paste it again" if self.paste_area_reason else "it is still on the clipboard"
             steps.append(f"Nothing written. p applies this reply ({again})")
+        elif dry_run:
+            steps.append("Nothing written")
         elif report.written:
             steps.append("u undoes this apply")
         if failed:
             steps.append("f copies a correction message for the model")
-            if held and not dry_run:
+            if held:
                 steps.append(f"w writes the {held} block{'s' if held != 1 else ''} that succeeded")
-        if not dry_run and not report.written and not failed:
-            steps.append("nothing to write")
+        if not steps:
+            steps.append("Nothing written")
         return " · ".join(steps) + "."
 
     def read_reply(self) -> str | None:

@@ -72,6 +72,9 @@ def test_feedback_on_a_pipe_is_the_correction_message_alone(root: Path) -> None:
     assert "- app.py: function greet, function other\n" in message
     assert "- package.json (TARGET_PATH keys): name, scripts, dependencies\n" in message
     assert "Resend only these blocks" in message
+    # The model meant to add a function: say how, once.
+    assert message.count("to add a new one, use `INSERT_AFTER: kind name` of an existing one") == 1
+    assert "kopipasta nodes" not in message, "hints for the user, not the model, are left out"
     # The report went to stderr, and nothing was written.
     assert "2 failed" in result.stderr
     assert (root / "app.py").read_bytes() == APP
