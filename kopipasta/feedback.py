@@ -17,7 +17,7 @@ from kopipasta.errors import PatchError
 from kopipasta.model import Operation, Outcome, Report, Status
 from kopipasta.report import DIRECTIVE_OF_OPERATION, failure_line
 
-_HELD_BACK = "not written: block"  # engine._hold_back's wording for a block held back by a failure
+_HELD_BACK = "not written:"  # engine._hold_back: held back by a failure on its file, or by --strict
 
 
 def feedback_message(report: Report, root: Path) -> str | None:

@@ -9,8 +9,10 @@ before it is shown, so the prompt never teaches a patch that would fail.
 Only when no definition of a language fits does a small generic example
 stand in.
 
-Template lookup, first found wins: `--template PATH`, then the project's
-`<root>/.kopipasta/prompt.j2`, then `prompt.j2` shipped in `kopipasta.prompts`.
+Template lookup, first found wins: `--template PATH`, then the `template`
+project setting (kopipasta.toml or `[tool.kopipasta]`, resolved by the CLI
+into `template`), then `<root>/.kopipasta/prompt.j2` (private to a checkout),
+then `prompt.j2` shipped in `kopipasta.prompts`.
 A template sees `task` (str, may be empty), `files` (list of PromptFile) and
 `examples` (list of Example); see those classes for their fields.
 """
