@@ -395,9 +395,9 @@ class Session:
         return "pasted here" if self.paste_area_reason else "on the clipboard"
 
     def say(self, line: str) -> None:
-        # Written straight to the stream, not through rich: a Ctrl-C landing inside
-        # rich's print can leave its buffer open, and every later line (even "Bye.")
-        # would stay buffered and never appear. A plain line needs nothing from rich.
+        # Written straight to the stream, not through rich: a plain line needs
+        # nothing from rich, and a Ctrl-C landing inside rich's print (its buffer
+        # state, its lock) must not be able to hold back the lines after it, "Bye." first.
         stream = self.console.file
         stream.write(line + "\n")
         stream.flush()
