@@ -12,6 +12,8 @@ A block's form:
   file            FILE and no target: a whole file (or a fragment, PROTOCOL.md §6)
   diff            a unified diff or patch envelope
   search/replace  `<<<<<<< SEARCH` … `>>>>>>> REPLACE`
+or what the pipeline says it read, where it says so (`Outcome.reading`: whole
+file, inferred fragment, merged elision; a text patch's kind).
 A block's file is `named_by` a directive, or by its context (a heading above the
 fence, the info string). A reply *followed the protocol* when every patch block
 named its file with a `FILE` directive and had the form `directive` or `file`.
@@ -33,7 +35,8 @@ LOG_NAME = "log.jsonl"
 _DIFF = re.compile(r"^--- \S.*\n\+\+\+ \S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@|^\*\*\* Begin Patch", re.MULTILINE)
 _SEARCH = re.compile(r"^<{3,}( SEARCH)?\s*$", re.MULTILINE)
 _REPLACE = re.compile(r"^>{3,}( REPLACE)?\s*$", re.MULTILINE)
-PROTOCOL_FORMS = ("directive", "file")
+# Forms that follow the protocol; the others are what kopipasta read despite it.
+PROTOCOL_FORMS = ("directive", "file", "whole file")
 
 
 def log_path(root: Path) -> Path:
@@ -82,9 +85,13 @@ def _block_entry(outcome: Outcome, block: Block | None) -> dict[str, Any]:
 
 
 def _form(outcome: Outcome, block: Block | None) -> str:
-    told = getattr(outcome, "form", "")  # a stage that knows how it read the block says so
+    # A stage that knows how it read the block says so: a file block's reading
+    # ("whole file", "inferred fragment", "merged elision"), or a text patch's kind.
+    told = getattr(outcome, "reading", "")
     if isinstance(told, str) and told:
         return told
+    if outcome.operation is not None and outcome.operation.name == "TEXT_PATCH" and outcome.target:
+        return outcome.target
     if block is None:
         return "file" if outcome.target is None else "directive"
     if any(block.directive(key) is not None for key in TARGET_KEYS):

@@ -151,7 +151,7 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
             counts = f"+{outcome.lines_added} -{outcome.lines_removed}"
             detail = f"{counts}  {detail}" if detail else counts
         label = status_label(outcome, dry_run=dry_run)
-        rows.append((str(outcome.block_index), outcome.file or "—", target_label(outcome), f"{icon} {label}", detail))
+        rows.append((str(outcome.block_index), outcome.file or "—", _target_label(outcome), f"{icon} {label}", detail))
         styles.append(style)
     if report.patch_count:
         _print_table(console, header, rows, styles)
@@ -202,7 +202,7 @@ DIRECTIVE_OF_OPERATION = {
 }
 
 
-def target_label(outcome: Outcome) -> str:
+def _target_label(outcome: Outcome) -> str:
     if outcome.operation is None:
         return ""
     if outcome.target is None:
