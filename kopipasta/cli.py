@@ -37,8 +37,8 @@ _TASK_OPTION = click.option("-t", "--task", default="", help="The task for the m
 APPLY_EPILOG = """\b
 Exit status:
   0  every patch applied, or was already in place (and --verify passed)
-  1  at least one patch failed (with --strict, nothing was written);
-     takes precedence over 3
+  1  at least one patch failed (with --strict, nothing was written;
+     with --partial, the blocks that succeeded were); takes precedence over 3
   2  the reply could not be read, or held no patch at all
      (also: the options were wrong, as for any click usage error)
   3  the patches were written but the --verify command failed or could
