@@ -137,7 +137,7 @@ def test_missing_and_unsupported_files(project: Path) -> None:
         "❌ No such file: app/nope.py — paths are relative to the project root (--root)",
         "❌ README.md: no grammar for this file type (supported: .py, .pyi, .js, .mjs, .cjs, .jsx, "
         ".ts, .mts, .cts, .tsx, .c, .cpp, .cc, .cxx, .hpp, .hh, .h, .rb, .rake, .gemspec, .php, .lua, "
-        ".sh, .bash, .vue, .svelte, .json) — such a file can only be replaced whole",
+        ".sh, .bash, .vue, .svelte, .json, .yaml, .yml, .toml) — such a file can only be replaced whole",
     ]
     assert result.stdout.splitlines()[0] == "src/Table.tsx"
     as_json = json.loads(nodes(project, "--json", "app/nope.py").stdout)
