@@ -102,6 +102,18 @@ def definitions(host: LanguageSpec, data: bytes) -> list[Definition]:
     return list_definitions(view.spec, parse(view.spec, view.data))
 
 
+def check_scripts(host: LanguageSpec, path: str, old_data: bytes, new_data: bytes) -> None:
+    """A whole component written anew: its script may not gain syntax errors either."""
+    from kopipasta.check import check_syntax
+
+    new_view = code_view(host, new_data)
+    if new_view is None:
+        return
+    old_view = code_view(host, old_data)
+    old = old_view.data if old_view is not None and old_view.spec == new_view.spec else b""
+    check_syntax(new_view.spec, path, "the whole file", old, parse(new_view.spec, old), new_view.data)
+
+
 def apply_in_view(
     host: LanguageSpec,
     source: Source,

@@ -231,4 +231,6 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
     if document.spec is not None and data != source.data:
         old_data = source.data if source.exists else b""
         tree = check_syntax(document.spec, patch.file, "the whole file", old_data, parse(document.spec, old_data), data)
+        if document.spec.embedding is not None:
+            embedded.check_scripts(document.spec, patch.file, old_data, data)  # the <script> too
     return Edit(data, tree, "" if source.exists else "created")
