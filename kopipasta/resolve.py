@@ -53,6 +53,10 @@ KIND_ALIASES = {
     "react component": "component",
 }
 
+_KIND_MODIFIERS = frozenset(
+    {"public", "private", "protected", "internal", "static", "local", "export", "async", "abstract",
+     "final", "virtual", "inline", "override", "pub", "instance", "class", "singleton"}
+)
 _NATIVE_QUALIFIER = re.compile(r"::|(?<=\w)[#:](?=[A-Za-z_])")
 _TARGET = re.compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 
@@ -86,6 +90,13 @@ def parse_target(text: str, file: str) -> Target:
         kind = " ".join(kind.lower().split())
         kind = KIND_ALIASES.get(kind, kind)
         if kind not in KINDS:
+            # Modifiers written before the kind say nothing about it: `public static function`,
+            # Lua's `local function`, C++'s `virtual method`.
+            words = kind.split()
+            while len(words) > 1 and words[0] in _KIND_MODIFIERS:
+                words.pop(0)
+            kind = KIND_ALIASES.get(" ".join(words), " ".join(words))
+        if kind not in KINDS:
             raise PayloadError(
                 f"Unknown kind '{match.group('kind')}' in target '{text}' for {file}",
                 f"use one of: {', '.join(KINDS)}, or no kind at all",
@@ -95,6 +106,10 @@ def parse_target(text: str, file: str) -> Target:
     # Ruby's `User#full_name` (an instance method; `name#2` stays an ordinal), Lua's `Item:toggle`.
     name = _NATIVE_QUALIFIER.sub(".", name)
     parts = tuple(p for p in name.split("."))
+    if len(parts) > 1 and "self" in parts[:-1]:
+        # Ruby's `def self.search` is targeted as `self.search` or `User.self.search`: `self` is
+        # the enclosing class, which inside-out matching does not need (PHP `self::X` alike).
+        parts = tuple(p for i, p in enumerate(parts) if p != "self" or i == len(parts) - 1)
     if not all(parts):
         raise PayloadError(f"Target '{text}' in {file} has an empty name part", "write it as e.g. `Cart.total`")
     ordinal = int(match.group("ordinal")) if match.group("ordinal") else None
