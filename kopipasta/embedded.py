@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kopipasta.errors import PatchError, SyntaxCheckError, TargetNotFound
@@ -81,8 +81,9 @@ def code_view(host: LanguageSpec, data: bytes) -> CodeView | None:
     # One parse for all elements (Vue's `<script>` beside `<script setup>`): TypeScript if any is.
     grammars = [r.grammar for r in found]
     grammar = next((g for g in ("tsx", "typescript") if g in grammars), grammars[0])
-    spec = language_for_grammar(grammar)
-    assert spec is not None, f"no language row for the embedded grammar {grammar}"
+    code_spec = language_for_grammar(grammar)
+    assert code_spec is not None, f"no language row for the embedded grammar {grammar}"
+    spec = replace(code_spec, extra_queries=host.embedding.extra_queries) if host.embedding else code_spec
     view = bytearray()
     cursor = 0
     for region in found:

@@ -59,6 +59,8 @@ class LanguageSpec:
     unmerged_import: str | None = None
     # A file whose code stands in elements of another grammar (Vue, Svelte): see embedded.py.
     embedding: Embedding | None = None
+    # Further query files whose patterns add to query_file's (Vue's Options API, for a <script>).
+    extra_queries: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class Embedding:
     default_grammar: str  # the code's grammar when the element names none
     # `lang="…"` value → grammar of the code inside.
     lang_grammars: tuple[tuple[str, str], ...] = ()
+    # Query files added to the code language's own (queries/…).
+    extra_queries: tuple[str, ...] = ()
 
 
 PYTHON = LanguageSpec(
@@ -238,7 +242,7 @@ VUE = LanguageSpec(
     string_types=(),
     wrapper_types=(),
     prefix_types=(),
-    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
+    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS, ("vue_options.scm",)),
 )
 
 SVELTE = LanguageSpec(
@@ -275,11 +279,13 @@ def _parser(grammar: str) -> Parser:
 
 
 @functools.cache
-def _query(grammar: str, query_file: str) -> Query:
+def _query(grammar: str, query_file: str, extra_queries: tuple[str, ...] = ()) -> Query:
     from tree_sitter import Query
     from tree_sitter_language_pack import get_language
 
-    text = resources.files("kopipasta.queries").joinpath(query_file).read_text(encoding="utf-8")
+    # The main file's patterns come first: a node captured twice keeps the first pattern's kind.
+    files = resources.files("kopipasta.queries")
+    text = "\n".join(files.joinpath(name).read_text(encoding="utf-8") for name in (query_file, *extra_queries))
     return Query(get_language(grammar), text)  # type: ignore[arg-type]
 
 
@@ -337,7 +343,7 @@ def query_matches(
     """All matches of the language's definitions query (those touching `byte_range`, if given)."""
     from tree_sitter import QueryCursor
 
-    cursor = QueryCursor(_query(spec.grammar, spec.query_file))
+    cursor = QueryCursor(_query(spec.grammar, spec.query_file, spec.extra_queries))
     if byte_range is not None:
         cursor.set_byte_range(*byte_range)
     return cursor.matches(root)

@@ -206,7 +206,9 @@ def replace_definition(
         text = join_rendered(rendered, newline).encode("utf-8")
     end = definition.end
     # A JS class field's `;` stands after its node; a payload that restates it replaces it.
-    if text.rstrip().endswith(b";") and data[end : end + 1] == b";":
+    # A payload ending in `,` restates the separator after an object member (Vue's Options API)
+    # or a C/C++ enumerator list entry: the same rule, so the `,` is not doubled.
+    if text.rstrip()[-1:] in (b";", b",") and data[end : end + 1] == text.rstrip()[-1:]:
         end += 1
     new = data[:start] + text + data[end:]
     return Splice(new, start, end, start + len(text))
