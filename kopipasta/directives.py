@@ -311,11 +311,11 @@ class Header:
     """A block's header: its directives, where its payload starts, and a near miss if any."""
 
     directives: tuple[tuple[str, str], ...]
-    end: int  # index of the first line after the header
+    end: int  # index in body of the first line after the header
     near_miss: NearMiss | None
 
 
-def read_header(body: list[str], file: str | None = None) -> Header:
+def read_header(body: list[str], file: str | None = None, *, start: int = 0) -> Header:
     """The directive lines at the top of `body` (PROTOCOL.md §2).
 
     Blank lines and empty comments (`#`, `//`) never end a header; a prose
@@ -326,8 +326,8 @@ def read_header(body: list[str], file: str | None = None) -> Header:
     """
     directives: list[tuple[str, str]] = []
     near_miss: NearMiss | None = None
-    end = 0
-    i = 0
+    end = start
+    i = start
     while i < len(body):
         if not body[i].strip():
             i += 1

@@ -926,3 +926,8 @@ def test_code_and_data_that_look_like_bare_keys_stay_payload(line: str) -> None:
     block = only(reply("```", "# FILE: app.py", line, "x", "```"))
     assert block.malformed is None
     assert block.payload == f"{line}\nx"
+
+
+def test_path_comment_in_code_does_not_split_a_file_block() -> None:
+    block = only(reply("```python", "# FILE: app.py", "import os", "", "# Path: src/utils.py", "x = 1", "```"))
+    assert block.payload == "import os\n\n# Path: src/utils.py\nx = 1"
