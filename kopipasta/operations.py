@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kopipasta import datapath, insert, wholefile
+from kopipasta import data as data_formats
+from kopipasta import insert, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
@@ -172,20 +173,14 @@ def _rename_note(old: Definition, landed: list[Definition]) -> str:
 
 def _set_path(patch: Patch, document: Document) -> Edit:
     assert patch.target is not None
-    if not datapath.is_json_file(patch.file):
+    if data_formats.format_of(patch.file) is None:
         raise UnsupportedFile(
-            f"TARGET_PATH {patch.target} in {patch.file}: data paths work in JSON files only for now",
+            f"TARGET_PATH {patch.target} in {patch.file}: data paths work in JSON, YAML and TOML files only",
             "send the whole file instead (FILE and no target)",
         )
     text = document.source.data.decode("utf-8")
-    # The value is re-serialised in the file's own newline style, whatever the payload's.
-    new_text = datapath.set_json_value(
-        text,
-        patch.target,
-        patch.payload,
-        file=patch.file,
-        allow_comments=datapath.allows_comments(patch.file),
-    )
+    # The value is written in the file's own newline style, whatever the payload's.
+    new_text = data_formats.set_value(text, patch.target, patch.payload, file=patch.file)
     return Edit(new_text.encode("utf-8"), None)
 
 
