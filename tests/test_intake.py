@@ -516,7 +516,11 @@ def test_file_named_in_the_info_string(opener: str, language: str) -> None:
     assert block.payload == "def f():\n    return 1"
 
 
-@pytest.mark.parametrize("opener", ["```python", "```python3.11", "```c++", "```{.python}", "```js title=Example", "```text"])
+@pytest.mark.parametrize(
+    "opener",
+    ["```python", "```python3.11", "```c++", "```{.python}", "```js title=Example", "```text", "```http path=/api/users",
+     "```12:15:app/x.tsx", "```bash ~/bin/run.sh"],
+)  # fmt: skip
 def test_info_string_that_names_no_file(opener: str) -> None:
     assert only(reply(opener, "x", "```")).file is None
 
