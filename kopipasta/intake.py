@@ -34,6 +34,9 @@ _CLOSE_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*$")
 _CLOSE_EXTRA_INDENT = 3
 # Leading whitespace holding a non-breaking space, as chat web pages paste indentation.
 _NBSP_INDENT = re.compile(r"^[ \t\u00a0]+")
+# Info strings of markdown blocks, where a `# name.md` first line is a heading, not a path comment.
+# Diffs too: their `--- a/x` line is a header of their own.
+_NO_PATH_COMMENT = frozenset({"markdown", "md", "mdx", "rmd", "qmd", "diff", "patch"})
 # The original kopipasta's marker: the model starts over, every block above is withdrawn.
 RESET_MARKER = "<<<RESET>>>"
 
@@ -175,7 +178,7 @@ def _make_blocks(index: int, first_line: int, info: str, body: list[str], above:
     section = 0  # where the current file's lines start in body
     near_miss = read.near_miss
     while True:
-        header = read_header(body, named, start=section)
+        header = read_header(body, named, start=section, path_comment=read.language.lower() not in _NO_PATH_COMMENT)
         directives = [*fence_directives, *header.directives]
         near_miss = near_miss or header.near_miss
         file_value = next((v for k, v in directives if k == FILE_KEY and v), None)

@@ -935,3 +935,34 @@ def test_code_and_data_that_look_like_bare_keys_stay_payload(line: str) -> None:
 def test_path_comment_in_code_does_not_split_a_file_block() -> None:
     block = only(reply("```python", "# FILE: app.py", "import os", "", "# Path: src/utils.py", "x = 1", "```"))
     assert block.payload == "import os\n\n# Path: src/utils.py\nx = 1"
+
+
+@pytest.mark.parametrize(
+    ("first", "info"),
+    [("# app/tokens.py", "python"), ("// src/App.tsx", "tsx"), ("# `app/tokens.py`", "python"),
+     ("# app/tokens.py:", "python"), ("-- db/schema.sql", "sql"), ("<!-- templates/base.html -->", "html"),
+     ("# requirements.txt", "")],
+)  # fmt: skip
+def test_first_line_comment_holding_a_path_names_the_file(first: str, info: str) -> None:
+    block = only(reply(f"```{info}", first, "x = 1", "```"))
+    expected = first.strip("#/-<>! `:").strip(" -:")
+    assert block.file == expected
+    assert block.directives == (("FILE", expected),)
+    assert block.payload == "x = 1"
+
+
+def test_path_comment_then_target() -> None:
+    block = only(reply("```python", "# app/tokens.py", "# TARGET_NODE: function f", "def f(): ...", "```"))
+    assert block.directives == (("FILE", "app/tokens.py"), ("TARGET_NODE", "function f"))
+
+
+@pytest.mark.parametrize(
+    ("lines", "info"),
+    [(["# README.md", "Intro"], "markdown"), (["# v2.0", "x"], "python"), (["# see app/tokens.py", "x"], "python"),
+     (["x = 1", "# app/b.py"], "python"), (["#!/usr/bin/env python", "x"], "python"), (["# ~/.bashrc", "x"], "bash"),
+     (["# 1.5", "x"], "")],
+)  # fmt: skip
+def test_comments_that_are_not_a_path_header(lines: list[str], info: str) -> None:
+    block = only(reply(f"```{info}", *lines, "```"))
+    assert block.file is None
+    assert block.payload == "\n".join(lines)
