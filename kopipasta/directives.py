@@ -58,6 +58,8 @@ _BARE_DIRECTIVE = re.compile(
     r"^(?P<key>FILE|TARGET_NODE|TARGET_PATH|INSERT_AFTER|INSERT_BEFORE|APPEND_TO|DELETE_NODE)"
     r"[ \t]*[:\uff1a][ \t]*(?P<value>\S.{0,300})$"
 )
+# `# app/tokens.py (updated)`: a short remark after the path.
+_REMARK = re.compile(r"[ \t]+[(\[][A-Za-z]+(?:[ \-][A-Za-z]+){0,2}[)\]]$")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$")
 # No directive line is this long; the cap keeps a 50,000-character comment linear.
 _MAX_DIRECTIVE = 1000
@@ -374,7 +376,7 @@ def path_in_comment(line: str) -> str | None:
     inner = comment_text(line)
     if inner is None:
         return None
-    value = inner.strip().rstrip(":").strip()
+    value = _REMARK.sub("", inner.strip().rstrip(":").strip()).rstrip(":").strip()
     if len(value) >= 2 and value[0] == value[-1] == "`":
         value = value[1:-1].strip()
     if not looks_like_path(value) or value.startswith("~"):

@@ -941,11 +941,11 @@ def test_path_comment_in_code_does_not_split_a_file_block() -> None:
     ("first", "info"),
     [("# app/tokens.py", "python"), ("// src/App.tsx", "tsx"), ("# `app/tokens.py`", "python"),
      ("# app/tokens.py:", "python"), ("-- db/schema.sql", "sql"), ("<!-- templates/base.html -->", "html"),
-     ("# requirements.txt", "")],
+     ("# requirements.txt", ""), ("# app/tokens.py (updated)", "python"), ("// src/a.ts (new file):", "ts")],
 )  # fmt: skip
 def test_first_line_comment_holding_a_path_names_the_file(first: str, info: str) -> None:
     block = only(reply(f"```{info}", first, "x = 1", "```"))
-    expected = first.strip("#/-<>! `:").strip(" -:")
+    expected = first.split(" (")[0].strip("#/-<>! `:").strip(" -:")
     assert block.file == expected
     assert block.directives == (("FILE", expected),)
     assert block.payload == "x = 1"
