@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -63,6 +63,10 @@ def read_reply(reply: str | None) -> str:
             data = Path(reply).read_bytes()
         except OSError as error:
             fail(f"Cannot read reply {reply}: {error.strerror or error}", EXIT_NO_PATCH)
+    from kopipasta.disk import limits
+
+    if len(data) > limits.reply_limit():
+        fail("The reply " + limits.too_large("", len(data), limits.reply_limit(), limits.REPLY_VARIABLE).lstrip(), EXIT_NO_PATCH)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -87,7 +91,33 @@ def fail(message: str, status: int) -> None:
     sys.exit(status)
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """The command group, turning a failure to write our own output into one line on stderr."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as error:  # stdout on a full disk (`> /dev/full`), a closed pipe, …
+            _output_failed(error)
+
+
+def _output_failed(error: OSError) -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing left to flush at exit
+    except (OSError, ValueError):
+        pass
+    try:
+        sys.stderr.write(f"❌ Cannot write the output: {error.strerror or error}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    sys.exit(1)
+
+
+@click.group(cls=_Group, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kopipasta")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -117,6 +147,11 @@ def main(ctx: click.Context) -> None:
 )
 @click.option("--verify", "verify_command", metavar="CMD", help="After writing, run CMD with the shell in the root; exit 3 if it fails.")
 @click.option("--revert-on-fail", is_flag=True, help="When --verify fails, put back exactly what this apply wrote.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Also write read-only files, and targets the user changed since the prompt.",
+)
 def apply(
     reply: str | None,
     root: Path,
@@ -127,6 +162,7 @@ def apply(
     only: tuple[str, ...],
     verify_command: str | None,
     revert_on_fail: bool,
+    force: bool,
 ) -> None:
     """Apply the patches in REPLY (a file, '-' or stdin) to the project."""
     from kopipasta import journal
@@ -138,8 +174,10 @@ def apply(
     text = read_reply(reply)
     entry_before = journal.newest(root)
     try:
-        report = apply_reply(text, root, dry_run=dry_run, strict=strict, only=only)
-    except (OSError, journal.JournalError) as error:
+        report = apply_reply(text, root, dry_run=dry_run, strict=strict, only=only, force=force)
+    except journal.JournalError as error:
+        fail(str(error), EXIT_FAILED)
+    except OSError as error:
         fail(f"Cannot write the patched files: {error_text(error)}", EXIT_FAILED)
     status = exit_status(report)
     if as_json:

@@ -9,17 +9,19 @@ atomically. Nothing before `commit` touches the disk, so a dry run is simply
 from __future__ import annotations
 
 import difflib
+import errno
 import fnmatch
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from kopipasta import journal
+from kopipasta import journal, staleness
+from kopipasta.disk import faults, lock, newlines
 from kopipasta.errors import PatchError, ReplyError
 from kopipasta.intake import parse_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import Document, apply_patch, open_document
 from kopipasta.plan import plan
-from kopipasta.workspace import confine, load, normalise, write_atomic
+from kopipasta.workspace import load, normalise, resolve_real
 
 
 @dataclass
@@ -28,6 +30,7 @@ class _FileState:
     original: bytes | None  # bytes on disk before the reply; None: the file does not exist
     blocks: list[int] = field(default_factory=list)  # outcome indices of the blocks that touched it
     failed_block: int | None = None  # the first block on this file that failed
+    stale: staleness.Changed | None = None  # what changed since a prompt showed the file
 
 
 def apply_reply(
@@ -37,15 +40,41 @@ def apply_reply(
     dry_run: bool = False,
     strict: bool = False,
     only: tuple[str, ...] = (),
+    force: bool = False,
 ) -> Report:
-    """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules."""
+    """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules.
+
+    A real apply holds the root's lock from the first read to the last write
+    (kopipasta.disk.lock); `force` writes read-only files and targets changed
+    since the prompt. Raises journal.JournalError when the root is busy or its
+    journal cannot be trusted.
+    """
     blocks = parse_reply(text)
     if not blocks:
         return _reply_error("The reply holds no code blocks")
+    if dry_run:
+        return _apply_blocks(blocks, root, None, dry_run=True, strict=strict, only=only, force=force)
+    try:
+        with journal.writing(root) as project:
+            return _apply_blocks(blocks, root, project, dry_run=False, strict=strict, only=only, force=force)
+    except lock.Busy as busy:
+        raise journal.JournalError(str(busy)) from None
+
+
+def _apply_blocks(
+    blocks: list[Block],
+    root: Path,
+    project: journal.Project | None,
+    *,
+    dry_run: bool,
+    strict: bool,
+    only: tuple[str, ...],
+    force: bool,
+) -> Report:
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
     for block in blocks:
-        outcomes.append(_apply_block(block, root, files, only))
+        outcomes.append(_apply_block(block, root, files, only, force))
     if all(o.status is Status.SKIPPED for o in outcomes):
         return Report(
             tuple(outcomes),
@@ -57,14 +86,17 @@ def apply_reply(
                 else f"The reply holds no patch: none of its {len(blocks)} code blocks names a file"
             ),
         )
-    return _commit(root, outcomes, files, dry_run=dry_run, strict=strict)
+    report = _commit(project, outcomes, files, dry_run=dry_run, strict=strict)
+    return replace(report, notes=(*report.notes, *project.notes)) if project and project.notes else report
 
 
 def _reply_error(message: str) -> Report:
     return Report((), (), written=False, reply_error=message)
 
 
-def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: tuple[str, ...]) -> Outcome:
+def _apply_block(
+    block: Block, root: Path, files: dict[str, _FileState], only: tuple[str, ...], force: bool
+) -> Outcome:
     patch: Patch | None = None
     state: _FileState | None = None
     try:
@@ -77,12 +109,21 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: t
                 f"{patch.file} is outside the files this run may change (--only {' '.join(only)})",
                 "widen --only, or drop this block",
             )
-        state = files.get(path)
+        real = resolve_real(root, patch.file)  # two names of one file are one document
+        state = files.get(real)
         if state is None:
             source = load(root, patch.file)
+            if source.readonly and not force:
+                raise PatchError(
+                    f"Refusing to write {patch.file}: it is read-only",
+                    "make it writable (chmod u+w), or pass --force",
+                )
             state = _FileState(open_document(source), source.to_bytes() if source.exists else None)
-            files[path] = state
+            state.stale = None if force else staleness.changed_since_prompt(root, source)
+            files[real] = state
+        staleness.check(patch, state.stale)
         before = state.document.source.data
+        faults.hit("patch", patch.file)
         edit = apply_patch(patch, state.document)
         state.document.update(edit.data, edit.tree)
         added, removed = _line_counts(before, edit.data)
@@ -95,10 +136,31 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: t
             if state.failed_block is None:
                 state.failed_block = block.index
         return _failed(block, patch, error.message, error.hint)
+    except (OSError, MemoryError, RecursionError) as error:
+        if state is not None and state.failed_block is None:
+            state.failed_block = block.index
+        message, hint = _system_failure(block, patch, error)
+        return _failed(block, patch, message, hint)
     except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
         if state is not None and state.failed_block is None:
             state.failed_block = block.index
         return _failed(block, patch, f"Internal error ({type(error).__name__}: {error})", "this is a bug in kopipasta; please report it with the reply")
+
+
+def _system_failure(block: Block, patch: Patch | None, error: BaseException) -> tuple[str, str]:
+    """An OS or resource failure is not a bug: name the file and the cause."""
+    file = patch.file if patch else block.file or "the reply"
+    if isinstance(error, MemoryError):
+        return f"Cannot patch {file}: not enough memory to parse it", "patch a smaller file, or free memory"
+    if isinstance(error, RecursionError):
+        return f"Cannot patch {file}: it is nested too deeply to process", "patch a smaller part of it"
+    assert isinstance(error, OSError)
+    reason = error.strerror or str(error)
+    if error.errno == errno.ENAMETOOLONG:
+        return f"Cannot open {file}: the name is too long", "use a shorter path"
+    if error.errno == errno.ELOOP:
+        return f"Cannot open {file}: a symlink loop", "fix the symlink"
+    return f"Cannot read {file}: {reason}", "check the path and its permissions"
 
 
 def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outcome:
@@ -161,24 +223,57 @@ def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
 
 
 def _commit(
-    root: Path, outcomes: list[Outcome], files: dict[str, _FileState], *, dry_run: bool, strict: bool
+    project: journal.Project | None,
+    outcomes: list[Outcome],
+    files: dict[str, _FileState],
+    *,
+    dry_run: bool,
+    strict: bool,
 ) -> Report:
     first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
     changes: list[FileChange] = []
     for path, state in files.items():
         after = state.document.source.to_bytes()
+        if state.original is not None and after != state.original and newlines.is_mixed(state.original):
+            after = newlines.keep_styles(state.original, after)
         if state.failed_block is not None:
             _hold_back(outcomes, state.blocks, f"not written: block {state.failed_block} on this file failed")
         elif strict and first_failure is not None:
             _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed")
         elif after != state.original:
             changes.append(FileChange(path, state.original, after))
-    written = bool(changes) and not dry_run
-    if written:
-        journal.record(root, changes)
-        for change in changes:
-            write_atomic(confine(root, change.path), change.after)
-    return Report(tuple(outcomes), tuple(changes), written=written)
+    if not changes or dry_run or project is None:
+        return Report(tuple(outcomes), tuple(changes), written=False)
+    # Every file or none (kopipasta.disk.transaction); without --strict a file that
+    # cannot be written is dropped and the others are tried again.
+    while changes:
+        try:
+            journal.write_changes(project, changes)
+            return Report(tuple(outcomes), tuple(changes), written=True)
+        except journal.WriteFailed as failure:
+            failed = next((c for c in changes if c.path == failure.path), None)
+            _fail_file(outcomes, files, failure)
+            if strict or not failure.rolled_back or failed is None:
+                for change in changes:
+                    if change is not failed:
+                        _hold_back(outcomes, files[change.path].blocks, f"not written: writing {failure.path} failed")
+                return Report(tuple(outcomes), (), written=False)
+            changes.remove(failed)
+    return Report(tuple(outcomes), (), written=False)
+
+
+def _fail_file(outcomes: list[Outcome], files: dict[str, _FileState], failure: journal.WriteFailed) -> None:
+    """The blocks of the file that could not be written fail with the reason."""
+    state = files.get(failure.path)
+    blocks = state.blocks if state else []
+    hint = "" if failure.rolled_back else "some files may be written: `kopipasta undo` puts every file of this apply back"
+    for i, outcome in enumerate(outcomes):
+        if outcome.block_index in blocks and outcome.status in (Status.APPLIED, Status.UNCHANGED):
+            outcomes[i] = replace(outcome, status=Status.FAILED, message=str(failure), hint=hint, lines_added=0, lines_removed=0)
+    if not blocks:  # the failure is not one file's (the journal): every applied block fails
+        for i, outcome in enumerate(outcomes):
+            if outcome.status is Status.APPLIED:
+                outcomes[i] = replace(outcome, status=Status.FAILED, message=str(failure), hint=hint)
 
 
 def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str) -> None:

@@ -78,6 +78,8 @@ def report_json(report: Report, *, dry_run: bool, extra: dict[str, Any] | None =
         "files_changed": [c.path for c in report.changes],
         "blocks": [outcome_json(o) for o in report.outcomes],
     }
+    if report.notes:
+        data["notes"] = list(report.notes)
     if extra:
         data.update(extra)
     return json.dumps(data, indent=2, ensure_ascii=False)
@@ -107,6 +109,8 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
     from rich.table import Table
     from rich.text import Text
 
+    for note in report.notes:
+        console.print(Text(note, style="yellow"))
     if report.reply_error:
         console.print(Text(f"❌ {report.reply_error}", style="red"))
         if report.outcomes:
@@ -129,12 +133,13 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
         if outcome.status is Status.APPLIED:
             counts = f"+{outcome.lines_added} -{outcome.lines_removed}"
             detail = f"{counts}  {detail}" if detail else counts
+        # Every cell is a Text: a path like `[/]x.py` is the user's, not rich markup.
         table.add_row(
-            str(outcome.block_index),
-            outcome.file or "—",
-            _target_label(outcome),
+            Text(str(outcome.block_index)),
+            Text(outcome.file or "—"),
+            Text(_target_label(outcome)),
             Text(f"{icon} {outcome.status.value}", style=style),
-            detail,
+            Text(detail),
         )
     if report.patch_count:
         console.print(table)
@@ -144,7 +149,7 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
     for outcome in report.outcomes:
         if outcome.status is Status.FAILED:
             console.print(Text(f"❌ {failure_line(outcome)}", style="red"))
-    console.print(_summary(report, ignored, dry_run=dry_run))
+    console.print(Text(_summary(report, ignored, dry_run=dry_run)))
 
 
 def _target_label(outcome: Outcome) -> str:
