@@ -249,6 +249,7 @@ def _commit(
     while changes:
         try:
             journal.write_changes(project, changes)
+            staleness.after_write(project.root, [(c.path, c.before, c.after) for c in changes if c.before is not None])
             return Report(tuple(outcomes), tuple(changes), written=True)
         except journal.WriteFailed as failure:
             failed = next((c for c in changes if c.path == failure.path), None)

@@ -29,6 +29,7 @@ from kopipasta.definitions import Definition
 from kopipasta.errors import PatchError, UnsupportedFile
 from kopipasta.inventory import definitions_of, load_existing, target_names
 from kopipasta.languages import JAVASCRIPT, PYTHON, TSX, TYPESCRIPT, LanguageSpec, language_for_path
+from kopipasta.staleness import remember as remember_prompt
 from kopipasta.workspace import Source, normalise
 
 TEMPLATE_NAME = "prompt.j2"
@@ -148,6 +149,7 @@ def render_prompt(
     """
     sources = _load_all(files, root)
     inventories = [_inventory(source) for source in sources]
+    remember_prompt(root, inventories)  # what the model was shown, for stale targets (issue 11)
     prompt_files = [_prompt_file(source, definitions) for source, definitions in inventories]
     examples = _examples(inventories, root)
     context: dict[str, object] = {"task": task.strip(), "files": prompt_files, "examples": examples}

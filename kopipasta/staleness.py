@@ -6,6 +6,11 @@ a prompt, the file's sha256 and each definition's span sha256, in
 changed since (or a whole-file block for a file that changed) would drop the
 user's edit: it fails, unless `--force`. Edits elsewhere in the file do not
 matter, and without a record for the file nothing is checked.
+
+What the model knows grows with each apply: the versions our own applies
+write are added to the known hashes (`after_write`), so a second reply on a
+definition the first one changed, or a re-apply after `undo`, is not stale.
+A definition the user changed and no apply touched stays unknown.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from kopipasta.workspace import Source
 STATE_DIR = ".kopipasta"
 RECORD = "prompted.json"
 _KEPT_FILES = 500  # the record never grows without bound
+_KEPT_VERSIONS = 20  # known hashes per file and per definition
 
 
 class StaleTarget(PatchError):
@@ -46,14 +52,40 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _spans(source: Source, definitions: Sequence[Definition]) -> dict[str, list[Any]]:
+def _spans(data: bytes, definitions: Sequence[Definition]) -> dict[str, tuple[int, int, str]]:
+    """Each definition's target name → (line, end line, sha256 of its span with its wrapper)."""
     from kopipasta.inventory import target_names
 
     names = target_names(definitions)
     return {
-        name: [d.line, d.end_line, _digest(source.data[d.outer_start : d.end])]
+        name: (d.line, d.end_line, _digest(data[d.outer_start : d.end]))
         for d, name in zip(definitions, names, strict=True)
     }
+
+
+def _definitions(source: Source) -> tuple[Definition, ...]:
+    from kopipasta.inventory import definitions_of
+
+    try:
+        return tuple(definitions_of(source))
+    except PatchError:
+        return ()
+
+
+def _known(value: Any) -> list[str]:
+    """The known hashes of a record field (a list; one string in hand-made records)."""
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _shown(record: dict[str, Any]) -> dict[str, Any]:
+    shown = record.get("definitions")
+    return shown if isinstance(shown, dict) else {}
+
+
+def _add(known: list[str], digest: str) -> list[str]:
+    return ([k for k in known if k != digest] + [digest])[-_KEPT_VERSIONS:]
 
 
 def remember(root: Path, inventories: Iterable[tuple[Source, Sequence[Definition] | None]]) -> None:
@@ -62,9 +94,10 @@ def remember(root: Path, inventories: Iterable[tuple[Source, Sequence[Definition
         records = _read(root)
         for source, definitions in inventories:
             records.pop(source.path, None)  # re-inserted last: the newest records are kept
+            spans = _spans(source.data, definitions) if definitions else {}
             records[source.path] = {
-                "sha256": _digest(source.data),
-                "definitions": _spans(source, definitions) if definitions else {},
+                "sha256": [_digest(source.data)],
+                "definitions": {name: [digest] for name, (_, _, digest) in spans.items()},
             }
         _write(root, dict(list(records.items())[-_KEPT_FILES:]))
     except Exception:  # noqa: BLE001 — a record that cannot be kept only turns the check off
@@ -72,27 +105,59 @@ def remember(root: Path, inventories: Iterable[tuple[Source, Sequence[Definition
 
 
 def changed_since_prompt(root: Path, source: Source) -> Changed | None:
-    """None when no prompt recorded the file, or it is as the prompt showed it."""
+    """None when no prompt recorded the file, or it is as the prompt (or one of our applies) left it."""
     if not source.exists:
         return None
     record = _read(root).get(source.path)
-    if not isinstance(record, dict) or record.get("sha256") == _digest(source.data):
+    if not isinstance(record, dict) or _digest(source.data) in _known(record.get("sha256")):
         return None
-    from kopipasta.inventory import definitions_of, target_names
+    from kopipasta.inventory import target_names
 
-    try:
-        definitions = tuple(definitions_of(source))
-    except PatchError:
-        definitions = ()
+    definitions = _definitions(source)
     names = tuple(target_names(definitions))
-    shown = record.get("definitions") or {}
-    now = _spans(source, definitions)
+    shown = _shown(record)
     spans = {
         name: (line, end_line)
-        for name, (line, end_line, digest) in now.items()
-        if isinstance(shown.get(name), list) and len(shown[name]) == 3 and shown[name][2] != digest
+        for name, (line, end_line, digest) in _spans(source.data, definitions).items()
+        if name in shown and digest not in _known(shown[name])
     }
     return Changed(definitions, names, spans)
+
+
+def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]]) -> None:
+    """The versions an apply wrote become known: (path, bytes before, bytes written).
+
+    A definition that was unknown before the apply (the user's edit) and that
+    the apply left as it was stays unknown.
+    """
+    from kopipasta.workspace import source_from_bytes
+
+    try:
+        records = _read(root)
+        touched = False
+        for path, raw_before, raw_after in written:
+            record = records.get(path)
+            if not isinstance(record, dict):
+                continue
+            before, new = source_from_bytes(path, raw_before), source_from_bytes(path, raw_after)
+            shown = _shown(record)
+            old_spans = _spans(before.data, _definitions(before))
+            users_edit_kept = False
+            for name, (_, _, digest) in _spans(new.data, _definitions(new)).items():
+                previous = old_spans.get(name)
+                user_edit = previous is not None and name in shown and previous[2] not in _known(shown[name])
+                if user_edit and previous is not None and previous[2] == digest:
+                    users_edit_kept = True
+                    continue
+                shown[name] = _add(_known(shown.get(name)), digest)
+            record["definitions"] = shown
+            if not users_edit_kept:  # else the file as a whole is not what the model knows
+                record["sha256"] = _add(_known(record.get("sha256")), _digest(new.data))
+            touched = True
+        if touched:
+            _write(root, records)
+    except Exception:  # noqa: BLE001 — as in `remember`
+        pass
 
 
 def check(patch: Patch, changed: Changed | None) -> None:

@@ -133,20 +133,25 @@ def load(root: Path, relative: str) -> Source:
         return Source(real, b"", False, "\n", False)
     raw, info = found
     limits.check_file(relative, len(raw))
+    return source_from_bytes(real, raw, readonly=_readonly(info), shown_as=relative)
+
+
+def source_from_bytes(path: str, raw: bytes, *, readonly: bool = False, shown_as: str = "") -> Source:
+    """A file's bytes as the pipeline sees them: BOM off, new-line style noted, UTF-8 checked."""
     bom = raw.startswith(BOM)
     data = raw[len(BOM) :] if bom else raw
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise UnsupportedFile(
-            f"Cannot patch {relative}: it is not UTF-8 text (byte {error.start})"
+            f"Cannot patch {shown_as or path}: it is not UTF-8 text (byte {error.start})"
         ) from None
     first_newline = data.find(b"\n")
     if first_newline < 0 and b"\r" in data:
         # A CR-only file (classic Mac): the pipeline sees "\n", the disk gets "\r" back.
-        return Source(real, data.replace(b"\r", b"\n"), bom, "\r", True, _readonly(info))
+        return Source(path, data.replace(b"\r", b"\n"), bom, "\r", True, readonly)
     newline = "\r\n" if first_newline > 0 and data[first_newline - 1 : first_newline] == b"\r" else "\n"
-    return Source(real, data, bom, newline, True, _readonly(info))
+    return Source(path, data, bom, newline, True, readonly)
 
 
 def _readonly(info: os.stat_result) -> bool:
