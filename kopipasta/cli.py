@@ -65,8 +65,9 @@ def read_reply(reply: str | None) -> str:
             fail(f"Cannot read reply {reply}: {error.strerror or error}", EXIT_NO_PATCH)
     from kopipasta.disk import limits
 
-    if len(data) > limits.reply_limit():
-        fail("The reply " + limits.too_large("", len(data), limits.reply_limit(), limits.REPLY_VARIABLE).lstrip(), EXIT_NO_PATCH)
+    too_big = limits.reply_problem(len(data))
+    if too_big:
+        fail(too_big, EXIT_NO_PATCH)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kopipasta import journal, staleness
-from kopipasta.disk import faults, lock, newlines
+from kopipasta.disk import faults, limits, lock, newlines
 from kopipasta.errors import PatchError, ReplyError
 from kopipasta.intake import parse_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
@@ -49,9 +49,15 @@ def apply_reply(
     since the prompt. Raises journal.JournalError when the root is busy or its
     journal cannot be trusted.
     """
+    too_big = limits.reply_problem(len(text.encode("utf-8", "surrogatepass")))
+    if too_big:
+        return _reply_error(too_big)
     blocks = parse_reply(text)
     if not blocks:
         return _reply_error("The reply holds no code blocks")
+    too_many = limits.reply_problem(0, len(blocks))
+    if too_many:
+        return _reply_error(too_many)
     if dry_run:
         return _apply_blocks(blocks, root, None, dry_run=True, strict=strict, only=only, force=force)
     try:

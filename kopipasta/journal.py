@@ -540,9 +540,7 @@ def _check_path(root: Path, entry: str, item: dict[str, Any]) -> None:
     try:
         if normalise(path) != path or resolve_real(root, path) != path:
             raise _damaged(entry, f"{path} is not a plain path inside the project")
-        for folder in item.get("created_dirs", []):
-            if normalise(folder) != folder:
-                raise _damaged(entry, f"{folder} is not a plain path inside the project")
+        # created_dirs are whole-component prefixes of this normal path (_record_problem): normal too.
     except PatchError as error:
         raise _damaged(entry, error.message) from None
 

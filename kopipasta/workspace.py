@@ -86,6 +86,20 @@ def normalise(relative: str) -> str:
         parts.append(part)
     if not parts:
         raise ConfinementError(f"Refusing path {relative}: it names the project root itself")
+    if any(part != part.strip() for part in parts):
+        # Invisible in a listing, and `normalise` strips the whole path's ends: refuse.
+        raise ConfinementError(
+            f"Refusing path {relative!r}: a name in it starts or ends with a space",
+            "write the path without those spaces",
+        )
+    first = parts[0]
+    if first.startswith("~") or (len(first) > 1 and first[1] == ":"):
+        # `x/../~` is `~` once collapsed: refused like the path written so, so that
+        # normalising is idempotent (undo re-checks recorded paths with it).
+        raise ConfinementError(
+            f"Refusing absolute path {relative}: paths must be relative to the project root",
+            "write it relative to the root, e.g. src/app.py",
+        )
     if _forbidden(parts):
         raise ConfinementError(f"Refusing path {relative}: files under .git/ and .kopipasta/ are not patched")
     return "/".join(parts)

@@ -135,3 +135,17 @@ def test_any_reply_any_path_keeps_every_promise(reply: str, strict: bool) -> Non
 @given(reply=replies, strict=st.booleans())
 def test_any_reply_any_path_keeps_every_promise_at_length(reply: str, strict: bool) -> None:
     _check_reply(reply, strict)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(path=paths)
+def test_a_normal_path_normalises_to_itself(path: str) -> None:
+    """Undo re-checks recorded paths with `normalise`: what it accepted once, it accepts again."""
+    from kopipasta.errors import ConfinementError
+    from kopipasta.workspace import normalise
+
+    try:
+        normal = normalise(path)
+    except ConfinementError:
+        return
+    assert normalise(normal) == normal

@@ -101,7 +101,7 @@ def test_applies_racing_a_symlink_swapper_never_write_outside(tmp_path: Path, re
     swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(root), str(stop)])
     statuses: list[int] = []
     try:
-        for _ in range(int(os.environ.get("KOPIPASTA_RACE_RUNS", "12"))):
+        for _ in range(int(os.environ.get("KOPIPASTA_RACE_RUNS", "8"))):
             (canary / "target.py").write_text(TARGET)
             result = subprocess.run(
                 [sys.executable, "-m", "kopipasta", "apply", str(root / reply), "--root", str(root)],

@@ -15,8 +15,14 @@ MB = 1 << 20
 # name of the variable → default in MB
 REPLY_VARIABLE = "KOPIPASTA_MAX_REPLY_MB"
 FILE_VARIABLE = "KOPIPASTA_MAX_FILE_MB"
-DEFAULT_REPLY_MB = 64
-DEFAULT_FILE_MB = 64
+BLOCKS_VARIABLE = "KOPIPASTA_MAX_BLOCKS"
+# Measured on a shared 2-core machine (RELIABILITY.md): a 4 MB payload of short
+# Python lines takes about a minute and ~1 GB; beyond these, refuse and say how to raise.
+DEFAULT_REPLY_MB = 8
+DEFAULT_FILE_MB = 16
+# Each block resolves against the file as the blocks before it left it, so
+# many blocks on one big file cost blocks × file size.
+DEFAULT_BLOCKS = 500
 
 
 def _limit(variable: str, default: int) -> int:
@@ -33,6 +39,23 @@ def reply_limit() -> int:
 
 def file_limit() -> int:
     return _limit(FILE_VARIABLE, DEFAULT_FILE_MB)
+
+
+def block_limit() -> int:
+    value = os.environ.get(BLOCKS_VARIABLE, "")
+    return max(1, int(value)) if value.isdigit() else DEFAULT_BLOCKS
+
+
+def reply_problem(size: int, blocks: int | None = None) -> str:
+    """Why a reply is refused for its size, or ""."""
+    if size > reply_limit():
+        return "The reply " + too_large("", size, reply_limit(), REPLY_VARIABLE).lstrip()
+    if blocks is not None and blocks > block_limit():
+        return (
+            f"The reply holds {blocks:,} code blocks, above the limit of {block_limit():,} — "
+            f"split it, or set {BLOCKS_VARIABLE}=<count> to raise it"
+        )
+    return ""
 
 
 def too_large(what: str, size: int, limit: int, variable: str) -> str:

@@ -201,19 +201,60 @@ def _discard(prepared: list[_Prepared], root_fd: int, created_dirs: list[str]) -
 
 
 def remove_empty_dirs(root_fd: int, relatives: Sequence[str]) -> None:
-    """Remove folders (given outermost first) if nothing else was put in them."""
-    for relative in sorted(relatives, key=lambda r: r.count("/"), reverse=True):
-        folders, name = beneath.split(relative)
+    """Remove folders if nothing else was put in them, deepest first, stopping at one that is not empty.
+
+    A chain of folders (`a/b/c`, `a/b`, `a`) is walked down once and climbed
+    back through `..`, each step checked against the inode seen on the way
+    down, so a 2,000-level path costs 2,000 opens, not two million.
+    """
+    wanted = set(relatives)
+    done: set[str] = set()
+    for relative in sorted(wanted, key=lambda r: r.count("/"), reverse=True):
+        if relative in done:
+            continue
+        parts = relative.split("/")
+        chain = 1
+        while chain < len(parts) and "/".join(parts[: len(parts) - chain]) in wanted:
+            chain += 1
+        done.update("/".join(parts[: len(parts) - k]) for k in range(chain))
         try:
-            dir_fd = beneath.open_dir(root_fd, relative, folders)
+            _remove_chain(root_fd, relative, parts, chain)
         except (OSError, PatchError):
             continue
-        try:
-            os.rmdir(name, dir_fd=dir_fd)
-        except OSError:
-            pass
-        finally:
-            os.close(dir_fd)
+
+
+def _remove_chain(root_fd: int, relative: str, parts: list[str], count: int) -> None:
+    identities: list[tuple[int, int]] = []
+    fd = os.dup(root_fd)
+    try:
+        identities.append(_identity(fd))
+        for depth in range(len(parts) - 1):
+            child = beneath.open_dir(fd, relative, [parts[depth]])
+            os.close(fd)
+            fd = child
+            identities.append(_identity(fd))
+        level = len(parts) - 1  # fd is the folder at this depth, the parent of parts[level]
+        for _ in range(count):
+            try:
+                os.rmdir(parts[level], dir_fd=fd)
+            except OSError:
+                return
+            if level == 0:
+                return
+            up = os.open("..", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
+            if _identity(up) != identities[level - 1]:
+                os.close(up)
+                return  # the folder was moved meanwhile: climb no further
+            os.close(fd)
+            fd = up
+            level -= 1
+    finally:
+        os.close(fd)
+
+
+def _identity(fd: int) -> tuple[int, int]:
+    info = os.fstat(fd)
+    return info.st_dev, info.st_ino
 
 
 def _close(prepared: list[_Prepared]) -> None:
