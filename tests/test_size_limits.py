@@ -27,7 +27,7 @@ def test_a_reply_above_the_limit_is_refused_from_a_file_and_from_stdin(tmp_path:
 
 
 def test_a_file_above_the_limit_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "big.py").write_text("def f():\n    return 1\n" + "x = 1\n" * 200_000)
+    (tmp_path / "big.py").write_text("def f():\n    return 1\n" + ("# " + "a" * 1021 + "\n") * 1100)
     reply = "```python\n# FILE: big.py\n# TARGET_NODE: function f\ndef f():\n    return 2\n```\n"
     result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply, env=environment(KOPIPASTA_MAX_FILE_MB="1"))
     assert result.returncode == 1
