@@ -17,7 +17,7 @@ from pathlib import Path
 from kopipasta import journal, staleness
 from kopipasta.disk import faults, limits, lock, newlines
 from kopipasta.errors import PatchError, ReplyError
-from kopipasta.intake import parse_reply
+from kopipasta.intake import RESET_MARKER, read_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import Document, apply_patch, open_document
 from kopipasta.plan import plan
@@ -40,9 +40,13 @@ def apply_reply(
     dry_run: bool = False,
     strict: bool = False,
     only: tuple[str, ...] = (),
+    partial: bool = False,
     force: bool = False,
 ) -> Report:
     """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules.
+
+    `partial` writes a file even when one of its blocks failed, with just the
+    blocks that succeeded (each checked as always); the user asked for it.
 
     A real apply holds the root's lock from the first read to the last write
     (kopipasta.disk.lock); `force` writes read-only files and targets changed
@@ -52,35 +56,47 @@ def apply_reply(
     too_big = limits.reply_problem(len(text.encode("utf-8", "surrogatepass")))
     if too_big:
         return _reply_error(too_big)
-    blocks = parse_reply(text)
+    read = read_reply(text)
+    blocks = read.blocks
+    notes: tuple[str, ...] = ()
+    if read.withdrawn:
+        s = "" if read.withdrawn == 1 else "s"
+        notes = (f"{RESET_MARKER}: the {read.withdrawn} block{s} above it withdrawn",)
     if not blocks:
+        if read.withdrawn:
+            return replace(_reply_error(f"The reply holds no code blocks after its last {RESET_MARKER}"), notes=notes)
         return _reply_error("The reply holds no code blocks")
     too_many = limits.reply_problem(0, len(blocks))
     if too_many:
         return _reply_error(too_many)
+    options = _Options(strict=strict, only=only, partial=partial, force=force, notes=notes)
     if dry_run:
-        return _apply_blocks(blocks, root, None, dry_run=True, strict=strict, only=only, force=force)
+        return _apply_blocks(blocks, root, None, options)
     try:
         with journal.writing(root) as project:
-            return _apply_blocks(blocks, root, project, dry_run=False, strict=strict, only=only, force=force)
+            return _apply_blocks(blocks, root, project, options)
     except lock.Busy as busy:
         raise journal.JournalError(str(busy)) from None
 
 
+@dataclass(frozen=True)
+class _Options:
+    strict: bool
+    only: tuple[str, ...]
+    partial: bool
+    force: bool
+    notes: tuple[str, ...]
+
+
 def _apply_blocks(
-    blocks: list[Block],
-    root: Path,
-    project: journal.Project | None,
-    *,
-    dry_run: bool,
-    strict: bool,
-    only: tuple[str, ...],
-    force: bool,
+    blocks: list[Block], root: Path, project: journal.Project | None, options: _Options
 ) -> Report:
+    """Every block in memory, then the commit; `project` is None for a dry run."""
+    notes = options.notes
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
     for block in blocks:
-        outcomes.append(_apply_block(block, root, files, only, force))
+        outcomes.append(_apply_block(block, root, files, options.only, options.force))
     if all(o.status is Status.SKIPPED for o in outcomes):
         return Report(
             tuple(outcomes),
@@ -91,9 +107,10 @@ def _apply_blocks(
                 if len(blocks) == 1
                 else f"The reply holds no patch: none of its {len(blocks)} code blocks names a file"
             ),
+            notes=(*(project.notes if project else ()), *notes),
         )
-    report = _commit(project, outcomes, files, dry_run=dry_run, strict=strict)
-    return replace(report, notes=(*report.notes, *project.notes)) if project and project.notes else report
+    report = _commit(project, outcomes, files, strict=options.strict, partial=options.partial)
+    return replace(report, notes=(*(project.notes if project else ()), *notes))
 
 
 def _reply_error(message: str) -> Report:
@@ -141,16 +158,19 @@ def _apply_block(
             state.blocks.append(block.index)
             if state.failed_block is None:
                 state.failed_block = block.index
-        return _failed(block, patch, error.message, error.hint)
+        return _failed(block, patch, error.message, error.hint, type(error).__name__)
     except (OSError, MemoryError, RecursionError) as error:
         if state is not None and state.failed_block is None:
             state.failed_block = block.index
         message, hint = _system_failure(block, patch, error)
-        return _failed(block, patch, message, hint)
+        return _failed(block, patch, message, hint, type(error).__name__)
     except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
         if state is not None and state.failed_block is None:
             state.failed_block = block.index
-        return _failed(block, patch, f"Internal error ({type(error).__name__}: {error})", "this is a bug in kopipasta; please report it with the reply")
+        return _failed(
+            block, patch, f"Internal error ({type(error).__name__}: {error})",
+            "this is a bug in kopipasta; please report it with the reply", "InternalError",
+        )
 
 
 def _system_failure(block: Block, patch: Patch | None, error: BaseException) -> tuple[str, str]:
@@ -169,7 +189,7 @@ def _system_failure(block: Block, patch: Patch | None, error: BaseException) -> 
     return f"Cannot read {file}: {reason}", "check the path and its permissions"
 
 
-def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outcome:
+def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str) -> Outcome:
     return Outcome(
         block.index,
         block.line,
@@ -179,6 +199,7 @@ def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outco
         Status.FAILED,
         message,
         hint,
+        failure_kind=kind,
     )
 
 
@@ -233,22 +254,27 @@ def _commit(
     outcomes: list[Outcome],
     files: dict[str, _FileState],
     *,
-    dry_run: bool,
     strict: bool,
+    partial: bool = False,
 ) -> Report:
+    """Write the files whose blocks all succeeded (or, with `partial`, every changed file); None: dry run."""
     first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
     changes: list[FileChange] = []
     for path, state in files.items():
         after = state.document.source.to_bytes()
         if state.original is not None and after != state.original and newlines.is_mixed(state.original):
             after = newlines.keep_styles(state.original, after)
-        if state.failed_block is not None:
+        if state.failed_block is not None and partial and not strict:
+            if after != state.original:
+                _note_partial(outcomes, state.blocks, state.failed_block)
+                changes.append(FileChange(path, state.original, after))
+        elif state.failed_block is not None:
             _hold_back(outcomes, state.blocks, f"not written: block {state.failed_block} on this file failed")
         elif strict and first_failure is not None:
             _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed")
         elif after != state.original:
             changes.append(FileChange(path, state.original, after))
-    if not changes or dry_run or project is None:
+    if not changes or project is None:
         return Report(tuple(outcomes), tuple(changes), written=False)
     # Every file or none (kopipasta.disk.transaction); without --strict a file that
     # cannot be written is dropped and the others are tried again.
@@ -281,6 +307,14 @@ def _fail_file(outcomes: list[Outcome], files: dict[str, _FileState], failure: j
         for i, outcome in enumerate(outcomes):
             if outcome.status is Status.APPLIED:
                 outcomes[i] = replace(outcome, status=Status.FAILED, message=str(failure), hint=hint)
+
+
+def _note_partial(outcomes: list[Outcome], block_indices: list[int], failed_block: int) -> None:
+    """--partial: say on each block that is written that its file goes without the failed one."""
+    for i, outcome in enumerate(outcomes):
+        if outcome.block_index in block_indices and outcome.status is Status.APPLIED:
+            note = f"written without failed block {failed_block} (--partial)"
+            outcomes[i] = replace(outcome, message=f"{outcome.message}; {note}" if outcome.message else note)
 
 
 def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str) -> None:

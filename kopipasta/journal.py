@@ -152,6 +152,29 @@ def ensure_state_dir_fd(root_fd: int) -> int:
     return state_fd
 
 
+def ensure_state_dir(root: Path) -> Path:
+    """`.kopipasta/` under the root (refused when it is a symlink), with its .gitignore."""
+    with beneath.root_descriptor(root) as root_fd:
+        os.close(ensure_state_dir_fd(root_fd))
+    return root / STATE_DIR
+
+
+def append_state_line(root: Path, name: str, line: str) -> None:
+    """Append one line to `.kopipasta/<name>`, never through a symlink."""
+    with beneath.root_descriptor(root) as root_fd:
+        state_fd = ensure_state_dir_fd(root_fd)
+        try:
+            fd = os.open(
+                name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=state_fd
+            )
+            try:
+                os.write(fd, (line + "\n").encode("utf-8"))
+            finally:
+                os.close(fd)
+        finally:
+            os.close(state_fd)
+
+
 def _entry_names(journal_fd: int) -> list[str]:
     """Entry folders, oldest first; anything else in the folder is ignored."""
     names = []
@@ -343,7 +366,7 @@ def record(root: Path, changes: Sequence[FileChange]) -> str:
 
 def _interrupted_note(entry: str) -> str:
     return (
-        f"⚠ The apply recorded as {entry} was interrupted while writing its files: "
+        f"The apply recorded as {entry} was interrupted while writing its files: "
         "some may hold the new bytes — `kopipasta undo` puts every file of it back"
     )
 

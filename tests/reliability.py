@@ -27,6 +27,11 @@ def snapshot(folder: Path, *, skip_state: bool = True) -> dict[str, bytes | str]
     return found
 
 
+def project_names(folder: Path) -> list[str]:
+    """The names in `folder`, kopipasta's own state folder (journal, apply log) left out."""
+    return sorted(p.name for p in folder.iterdir() if p.name != ".kopipasta")
+
+
 def leftovers(folder: Path) -> list[str]:
     """Temporary files and staging folders anywhere under `folder` (the journal included)."""
     return sorted(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import kopipasta
-from reliability import environment, leftovers, snapshot
+from reliability import environment, leftovers, project_names, snapshot
 
 from kopipasta import journal
 
@@ -106,7 +106,7 @@ def test_the_next_apply_says_an_interrupted_one_can_be_undone(tmp_path: Path) ->
     (tmp_path / "other.md").write_text("```python\n# FILE: z.py\nZ = 1\n```\n")
     following = kopipasta("apply", str(tmp_path / "other.md"), "--root", str(root), cwd=root, env=environment())
     assert following.returncode == 0
-    assert following.stdout.startswith("⚠ The apply recorded as 000001-")
+    assert following.stdout.startswith("ℹ The apply recorded as 000001-")
     assert "was interrupted while writing its files" in following.stdout
     assert "`kopipasta undo` puts every file of it back" in following.stdout
     assert leftovers(root) == []
@@ -149,7 +149,7 @@ def test_a_file_in_place_of_a_folder_fails_without_writing_under_strict(tmp_path
     report = json.loads(result.stdout)
     assert [b["status"] for b in report["blocks"]] == ["skipped", "failed"]
     assert "app.py is a file, not a folder" in report["blocks"][1]["message"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.py"]
+    assert project_names(tmp_path) == ["app.py"]
 
 
 # -- a journal tampered with on disk -----------------------------------------------------
