@@ -149,3 +149,55 @@ def test_a_normal_path_normalises_to_itself(path: str) -> None:
     except ConfinementError:
         return
     assert normalise(normal) == normal
+
+
+JOURNAL_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-2, 10**12), st.text(max_size=12),
+    st.sampled_from(["/etc/passwd", "../outside/app.py", "out/x.py", "app.py", "alias.py", ".git/config",
+                     "0.before", "../../x", "1.before", "0" * 64, "new", "new/x.py", "src"]),
+    st.lists(st.sampled_from(["new", "src", "../outside", "out", "/tmp", "", "."]), max_size=3),
+)
+
+
+@settings(max_examples=int(os.environ.get("KOPIPASTA_JOURNAL_EXAMPLES", "80")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(
+    record=st.integers(0, 3),
+    key=st.sampled_from(["path", "after", "created", "before", "before_sha256", "created_dirs", "extra"]),
+    value=JOURNAL_VALUES,
+    blob=st.one_of(st.none(), st.binary(max_size=40)),
+)
+def test_any_tampered_journal_keeps_every_promise(record: int, key: str, value: object, blob: bytes | None) -> None:
+    """Undo of a journal changed on disk: refused in one line, or the original bytes back; never outside."""
+    import json
+
+    with tempfile.TemporaryDirectory() as folder:
+        base = Path(folder)
+        root, outside = _sandbox(base)
+        outside_before, root_before = snapshot(outside), snapshot(root)
+        runner = CliRunner()
+        reply = (
+            "```python\n# FILE: app.py\n# TARGET_NODE: function f\ndef f(x):\n    return x + 1\n```\n\n"
+            "```python\n# FILE: src/app.py\n# TARGET_NODE: function f\ndef f(x):\n    return 2\n```\n\n"
+            "```python\n# FILE: new/x.py\nX = 1\n```\n\n"
+            '```json\n// FILE: data.json\n// TARGET_PATH: name\n"other"\n```\n'
+        )
+        applied = runner.invoke(main, ["apply", "-", "--root", str(root)], input=reply)
+        assert applied.exit_code == 0, applied.output
+        entry = next((root / ".kopipasta" / "journal").iterdir())
+        manifest = json.loads((entry / "manifest.json").read_text())
+        manifest["files"][record % len(manifest["files"])][key] = value
+        (entry / "manifest.json").write_text(json.dumps(manifest))
+        if blob is not None:
+            (entry / "0.before").write_bytes(blob)
+        undone = runner.invoke(main, ["undo", "--root", str(root)])
+        assert undone.exception is None or isinstance(undone.exception, SystemExit), repr(undone.exception)
+        assert undone.exit_code in (0, 1), undone.output
+        assert snapshot(outside) == outside_before, "undo wrote outside the root"
+        assert leftovers(base) == []
+        event(f"undo exit {undone.exit_code}")
+        if undone.exit_code == 0:
+            after = snapshot(root)
+            for name, data in root_before.items():
+                assert after.get(name) == data, f"{name} not restored"
+            assert set(after) - set(root_before) <= {"new/"}, "undo left a file behind"
