@@ -8,6 +8,7 @@ and the wrappers (decorators, `export`, overload stubs) that belong to each.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -16,9 +17,20 @@ from kopipasta.languages import LanguageSpec, query_matches
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
-# Kinds whose bodies hold locals: a variable inside one is not a definition.
-_FUNCTION_KINDS = frozenset({"function", "method"})
-_CLASS_KINDS = frozenset({"class", "interface", "struct", "impl", "trait"})
+# Kinds whose bodies hold locals: a variable (or Swift/Kotlin `let`/`val`) inside one is not a definition.
+_FUNCTION_KINDS = frozenset({"function", "method", "constructor", "property"})
+_VALUE_KINDS = frozenset({"variable", "property"})
+# Kinds whose functions are methods.
+_CLASS_KINDS = frozenset(
+    {"class", "interface", "struct", "impl", "trait", "record", "object", "extension", "enum"}
+)
+# Kinds that mean more than one word, in every language (docs/ARCHITECTURE.md, issue 8).
+_KIND_FAMILIES = {
+    "record": frozenset({"class"}),
+    "constructor": frozenset({"method", "function"}),
+    "property": frozenset({"variable"}),
+    "object": frozenset({"class"}),
+}
 _PYTHON_STATEMENT_PARENTS = frozenset({"module", "block", "expression_statement"})
 _PROTOCOL_BASES = frozenset({"Protocol", "typing.Protocol", "typing_extensions.Protocol"})
 _ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
@@ -41,6 +53,13 @@ class Definition:
     export_start: int | None = None
     # Where the `declare` keyword of its wrapper starts (TS ambient declarations).
     declare_start: int | None = None
+    # The last parts of `scope` that come from a `@scope` capture (a Go receiver), not from nesting.
+    receiver: tuple[str, ...] = ()
+
+    @property
+    def container(self) -> tuple[str, ...]:
+        """The enclosing definitions it stands in syntactically: `scope` without the receiver."""
+        return self.scope[: len(self.scope) - len(self.receiver)]
 
     @property
     def qualified_name(self) -> str:
@@ -58,6 +77,8 @@ class _Captured:
     kind: str  # "overload" or a definition kind
     node: Node
     name: str
+    receiver: tuple[str, ...] = ()  # from a `@scope` capture, split on `::` and `.`
+    also: frozenset[str] = frozenset()  # from `@also.<kind>` captures
 
 
 def overload_names(spec: LanguageSpec, root: Node) -> set[str]:
@@ -74,10 +95,20 @@ def _captures(
 ) -> dict[tuple[int, int, str], _Captured]:
     """Each captured node with the kind of the first pattern that captured it."""
     found: dict[tuple[int, int, str], _Captured] = {}
+    excluded: set[tuple[int, int, str]] = set()
     for pattern, captures in query_matches(spec, root, byte_range):
+        # `@not_definition`: a node no pattern may make a definition (`int a, b;` declares two names).
+        excluded.update(_key(node) for node in captures.get("not_definition", []))
         names = captures.get("name")
         if not names:
             continue
+        receiver = tuple(
+            part
+            for node in captures.get("scope", [])
+            for part in re.split(r"::|\.", (node.text or b"").decode("utf-8", "replace"))
+            if part.strip()
+        )
+        also = frozenset(c.removeprefix("also.") for c in captures if c.startswith("also."))
         for capture, nodes in captures.items():
             if capture == "overload":
                 kind = "overload"
@@ -89,7 +120,9 @@ def _captures(
             previous = found.get(_key(node))
             if previous is None or pattern < previous.pattern:
                 name = (names[0].text or b"").decode("utf-8", "replace")
-                found[_key(node)] = _Captured(pattern, kind, node, name)
+                found[_key(node)] = _Captured(pattern, kind, node, name, receiver, also)
+    for key in excluded:
+        found.pop(key, None)
     return found
 
 
@@ -101,11 +134,60 @@ def _outer(spec: LanguageSpec, node: Node) -> Node:
 
 
 def _own_start(spec: LanguageSpec, node: Node) -> int:
-    """Where the definition starts once its own leading decorators are skipped."""
+    """Where the definition starts once its own leading decorators and `export`-like keywords are skipped.
+
+    Java/Kotlin/Swift keep annotations inside a `modifiers` child, beside
+    `public`: the definition starts at the first modifier that is not one.
+    """
     for child in node.children:
-        if child.type not in spec.prefix_types and child.type not in spec.comment_types:
-            return child.start_byte
+        if child.type in spec.prefix_types or child.type in spec.comment_types or child.type in spec.export_types:
+            continue
+        if child.type in spec.modifier_types:
+            inner = next(
+                (c for c in child.children if c.type not in spec.prefix_types and c.type not in spec.comment_types),
+                None,
+            )
+            if inner is None:
+                continue  # only annotations: the definition starts after them
+            return inner.start_byte
+        return child.start_byte
     return node.start_byte
+
+
+def _decorators_start(spec: LanguageSpec, node: Node) -> int | None:
+    """Where a definition's own leading decorators start, when it holds them (Java `@Override`, C# `[HttpGet]`)."""
+    for child in node.children:
+        if child.type in spec.comment_types:
+            continue
+        if child.type in spec.prefix_types:
+            return child.start_byte
+        if child.type in spec.modifier_types:
+            first = next((c for c in child.children if c.type not in spec.comment_types), None)
+            return first.start_byte if first is not None and first.type in spec.prefix_types else None
+        return None
+    return None
+
+
+def _export_child_start(spec: LanguageSpec, node: Node) -> int | None:
+    """Where a child playing `export`'s role starts (Rust `pub`), after any decorators."""
+    if not spec.export_types:
+        return None
+    for child in node.children:
+        if child.type in spec.export_types:
+            return child.start_byte
+        if child.type not in spec.prefix_types and child.type not in spec.comment_types:
+            return None
+    return None
+
+
+def _suffix_end(spec: LanguageSpec, node: Node) -> int:
+    """The end of the definition with the siblings after it that belong to it (Kotlin `get()`/`set`)."""
+    end = node.end_byte
+    sibling = node.next_sibling
+    while sibling is not None and sibling.type in spec.suffix_types:
+        end = sibling.end_byte
+        sibling = sibling.next_sibling
+    return end
 
 
 def _base_names(node: Node) -> set[str]:
@@ -120,7 +202,7 @@ def _base_names(node: Node) -> set[str]:
 
 
 def _also_fits(spec: LanguageSpec, kind: str, name: str, node: Node) -> frozenset[str]:
-    extra: set[str] = set()
+    extra: set[str] = set(_KIND_FAMILIES.get(kind, ()))
     if spec.has_components and kind in ("function", "class") and name[:1].isupper():
         extra.add("component")
     if node.type in ("lexical_declaration", "variable_declaration", "field_definition", "public_field_definition"):
@@ -154,9 +236,9 @@ def list_definitions(
         enclosing = _enclosing(node, captured)
         enclosing_kind = enclosing[-1].kind if enclosing else None
         kind = "function" if item.kind == "overload" else item.kind
-        if kind == "variable" and enclosing_kind in _FUNCTION_KINDS:
+        if kind in _VALUE_KINDS and enclosing_kind in _FUNCTION_KINDS:
             continue  # a local
-        if kind == "function" and enclosing_kind in _CLASS_KINDS:
+        if kind == "function" and (enclosing_kind in _CLASS_KINDS or item.receiver):
             kind = "method"
         outer = _outer(spec, node)
         if (
@@ -168,24 +250,47 @@ def list_definitions(
         first = _first_sibling_decorator(spec, outer)
         outer_start = _first_overload_start(spec, first, item.name, captured)
         start = _own_start(spec, node)
+        wrapper_start = first.start_byte
+        if first is node and (own := _decorators_start(spec, node)) is not None:
+            wrapper_start = own  # a comment inside the node, before its annotations, is not replaced
+        end = _suffix_end(spec, node)
+        end_node = node if end == node.end_byte else (node.next_sibling or node)
+        export_start = _export_keyword_start(outer)
+        if export_start is None:
+            export_start = _export_child_start(spec, node)
         definitions.append(
             Definition(
                 kind=kind,
                 name=item.name,
-                scope=tuple(e.name for e in enclosing),
+                scope=(*(part for e in enclosing for part in (*e.receiver, e.name)), *item.receiver),
                 start=start,
-                end=node.end_byte,
+                end=end,
                 outer_start=outer_start,
-                line=node.start_point[0] + 1,
-                end_line=node.end_point[0] + 1,
-                also_fits=_also_fits(spec, kind, item.name, node),
-                wrapper_start=first.start_byte,
-                export_start=_export_keyword_start(outer),
+                line=_row(node, start) + 1,
+                end_line=_end_row(end_node, end) + 1,
+                also_fits=_also_fits(spec, kind, item.name, node) | item.also,
+                wrapper_start=wrapper_start,
+                export_start=export_start,
                 declare_start=_declare_keyword_start(node),
+                receiver=item.receiver,
             )
         )
     definitions.sort(key=lambda d: (d.start, -d.end))
     return definitions
+
+
+def _row(node: Node, offset: int) -> int:
+    """The row of `offset` inside `node`: a Java method's line is its signature's, not its annotation's."""
+    if offset == node.start_byte:
+        return node.start_point[0]
+    inner = node.descendant_for_byte_range(offset, offset)
+    return inner.start_point[0] if inner is not None else node.start_point[0]
+
+
+def _end_row(node: Node, end: int) -> int:
+    while node.end_byte != end and node.next_sibling is not None:
+        node = node.next_sibling
+    return node.end_point[0]
 
 
 def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> list[_Captured]:
@@ -202,9 +307,9 @@ def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> l
     effective: list[_Captured] = []
     for i, item in enumerate(chain):
         kind = item.kind
-        if kind == "function" and i > 0 and effective[i - 1].kind in _CLASS_KINDS:
+        if kind == "function" and ((i > 0 and effective[i - 1].kind in _CLASS_KINDS) or item.receiver):
             kind = "method"
-        effective.append(_Captured(item.pattern, kind, item.node, item.name))
+        effective.append(_Captured(item.pattern, kind, item.node, item.name, item.receiver, item.also))
     return effective
 
 

@@ -112,7 +112,7 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     landed = definitions_in(spec, new_tree, start, end)
     check_landed(
         landed,
-        definition.scope,
+        definition.container,
         label=str(target),
         file=patch.file,
         what="it",

@@ -27,6 +27,12 @@ KINDS = (
     "module",
     "variable",
     "component",
+    # issue 8 (docs/ARCHITECTURE.md, "Languages beyond Python and JS/TS")
+    "record",
+    "constructor",
+    "object",
+    "extension",
+    "macro",
 )
 
 # What models write for a kind, mapped to the protocol's word for it.
@@ -49,7 +55,28 @@ KIND_ALIASES = {
     "type alias": "type",
     "protocol": "interface",
     "react component": "component",
+    "fun": "function",
+    "suspend fun": "function",
+    "val": "variable",
+    "static": "variable",
+    "ctor": "constructor",
+    "init": "constructor",
+    "data class": "class",
+    "case class": "class",
+    "sealed class": "class",
+    "enum class": "enum",
+    "record class": "record",
+    "mod": "module",
+    "package": "module",
+    "typealias": "type",
+    "macro_rules": "macro",
+    "macro_rules!": "macro",
+    "companion object": "object",
+    "actor": "class",
 }
+
+# `func (s *Server) ServeHTTP`: a Go method written with its receiver.
+_GO_RECEIVER = re.compile(r"^\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s+(\S+)$")
 
 _TARGET = re.compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 
@@ -71,7 +98,7 @@ class Target:
 
 def parse_target(text: str, file: str) -> Target:
     """Read `[kind] name[#n]`, accepting the usual spellings of each kind."""
-    cleaned = text.strip().strip("`'\"").strip()
+    cleaned = _plain_name(text.strip().strip("`'\"").strip())
     match = _TARGET.match(cleaned)
     if not match:
         raise PayloadError(
@@ -93,6 +120,18 @@ def parse_target(text: str, file: str) -> Target:
         raise PayloadError(f"Target '{text}' in {file} has an empty name part", "write it as e.g. `Cart.total`")
     ordinal = int(match.group("ordinal")) if match.group("ordinal") else None
     return Target(kind=kind, parts=parts, ordinal=ordinal)
+
+
+def _plain_name(text: str) -> str:
+    """`Parser::parse` and `func (s *Server) ServeHTTP` in the protocol's dotted form."""
+    kind, _, rest = text.partition(" ")
+    receiver = _GO_RECEIVER.match(rest.strip()) if kind in ("func", "method", "function") else None
+    if receiver is None:
+        receiver = _GO_RECEIVER.match(text)
+        kind = ""
+    if receiver is not None:
+        text = f"{kind} {receiver.group(1)}.{receiver.group(2)}".strip()
+    return text.replace("::", ".")
 
 
 def _qualified_parts(definition: Definition) -> tuple[str, ...]:
