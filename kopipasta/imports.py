@@ -26,8 +26,6 @@ from kopipasta.splice import line_start
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
-_PYTHON_IMPORTS = ("import_statement", "import_from_statement", "future_import_statement")
-_JS_IMPORTS = ("import_statement",)
 # Python header lines that stay first even directly above code: shebang, encoding.
 _PY_PRAGMA = re.compile(rb"^#!|^#.*coding[:=]")
 # Module-level blocks whose imports count as the file's own (TYPE_CHECKING, try/except ImportError).
@@ -63,7 +61,15 @@ def _is_python(spec: LanguageSpec) -> bool:
 
 
 def _import_types(spec: LanguageSpec) -> tuple[str, ...]:
-    return _PYTHON_IMPORTS if _is_python(spec) else _JS_IMPORTS
+    return spec.import_types
+
+
+def _top_level(root: Node) -> list[Node]:
+    """The root's children, with Kotlin's `import_list` opened: its imports stand at the top level."""
+    children: list[Node] = []
+    for child in root.children:
+        children.extend(child.children if child.type == "import_list" else [child])
+    return children
 
 
 # --- split --------------------------------------------------------------------------
@@ -83,7 +89,7 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
     imports: list[Node] = []
     trailing_comments: list[Node] = []
     first_code: Node | None = None
-    for child in root.children:
+    for child in _top_level(root):
         if child.type in spec.comment_types:
             if imports:
                 trailing_comments.append(child)
@@ -377,6 +383,10 @@ def _insert_new(
 
 def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str], newline: str) -> ImportPlan:
     """The edits that merge the payload's import statements into the file's (see the module doc)."""
+    from kopipasta import statement_imports
+
+    if statement_imports.handles(spec):  # Go, Rust, Java, C#, Kotlin, Scala, Swift
+        return statement_imports.plan_imports(spec, data, tree, imports, newline)
     top, existing = _module_imports(spec, tree.root_node)
     eol = newline.encode("ascii")
     additions: dict[int, tuple[_Import, list[str]]] = {}  # top-level statement index → names to add
