@@ -55,6 +55,8 @@ class Definition:
     declare_start: int | None = None
     # The last parts of `scope` that come from a `@scope` capture (a Go receiver), not from nesting.
     receiver: tuple[str, ...] = ()
+    # Captured `@secondary` (a Rust `impl Trait for Type`): gives way to a same-named definition that is not.
+    secondary: bool = False
 
     @property
     def container(self) -> tuple[str, ...]:
@@ -79,6 +81,7 @@ class _Captured:
     name: str
     receiver: tuple[str, ...] = ()  # from a `@scope` capture, split on `::` and `.`
     also: frozenset[str] = frozenset()  # from `@also.<kind>` captures
+    secondary: bool = False  # from a `@secondary` capture
 
 
 def overload_names(spec: LanguageSpec, root: Node) -> set[str]:
@@ -120,7 +123,7 @@ def _captures(
             previous = found.get(_key(node))
             if previous is None or pattern < previous.pattern:
                 name = (names[0].text or b"").decode("utf-8", "replace")
-                found[_key(node)] = _Captured(pattern, kind, node, name, receiver, also)
+                found[_key(node)] = _Captured(pattern, kind, node, name, receiver, also, "secondary" in captures)
     for key in excluded:
         found.pop(key, None)
     return found
@@ -273,6 +276,7 @@ def list_definitions(
                 export_start=export_start,
                 declare_start=_declare_keyword_start(node),
                 receiver=item.receiver,
+                secondary=item.secondary,
             )
         )
     definitions.sort(key=lambda d: (d.start, -d.end))
@@ -309,7 +313,9 @@ def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> l
         kind = item.kind
         if kind == "function" and ((i > 0 and effective[i - 1].kind in _CLASS_KINDS) or item.receiver):
             kind = "method"
-        effective.append(_Captured(item.pattern, kind, item.node, item.name, item.receiver, item.also))
+        effective.append(
+            _Captured(item.pattern, kind, item.node, item.name, item.receiver, item.also, item.secondary)
+        )
     return effective
 
 
@@ -415,6 +421,9 @@ def comment_block_start(tree: Tree, data: bytes, outer_start: int) -> int | None
             break
         last = previous_start + len(line.rstrip()) - 1
         node = tree.root_node.descendant_for_byte_range(last, last + 1)
+        # Rust's `/// doc` is a line_comment around a doc_comment: the whole comment counts.
+        while node is not None and node.parent is not None and "comment" in node.parent.type:
+            node = node.parent
         if node is None or "comment" not in node.type:
             break
         comment_line_start = data.rfind(b"\n", 0, node.start_byte) + 1

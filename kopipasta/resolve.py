@@ -155,13 +155,21 @@ def resolve(target: Target, definitions: list[Definition], file: str) -> Definit
 
 def _pick_ordinal(target: Target, same_name: list[Definition], file: str) -> Definition:
     if target.ordinal is None:
-        if len(same_name) == 1:
-            return same_name[0]
-        lines = ", ".join(f"#{i} at line {d.line}" for i, d in enumerate(same_name, 1))
+        primary = [d for d in same_name if not d.secondary]
+        if len(same_name) == 1 or len(primary) == 1:
+            return same_name[0] if len(same_name) == 1 else primary[0]
+        qualified = same_name[0].qualified_name
+        kinds = list(dict.fromkeys(d.kind for d in same_name))
+        if len(kinds) > 1:
+            listed = ", ".join(f"#{i} {d.kind} at line {d.line}" for i, d in enumerate(same_name, 1))
+            hint = " or ".join(f"`{kind} {qualified}`" for kind in kinds) + f", or pick one as '{qualified}#2'"
+        else:
+            listed = ", ".join(f"#{i} at line {d.line}" for i, d in enumerate(same_name, 1))
+            hint = f"pick one as '{qualified}#2'"
         raise AmbiguousTarget(
             f"Node '{target.name}' is ambiguous in {file}: {len(same_name)} definitions named "
-            f"'{same_name[0].qualified_name}' ({lines})",
-            f"pick one as '{same_name[0].qualified_name}#2'",
+            f"'{qualified}' ({listed})",
+            hint,
         )
     if not 1 <= target.ordinal <= len(same_name):
         raise TargetNotFound(

@@ -213,8 +213,7 @@ def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str]
     if statements:
         block = eol.join(s.encode("utf-8") for s in statements)
         if existing:
-            end = _line_end(data, existing[-1].end_byte)
-            edits.append(TextEdit(end, end, eol + block))
+            edits += _sorted_insertions(data, existing, statements, eol)
         else:
             anchor = _header_anchor(spec, rules, data, tree.root_node)
             if anchor is not None:
@@ -223,6 +222,43 @@ def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str]
             else:
                 edits.append(TextEdit(0, 0, block + eol + eol))
     return ImportPlan(tuple(sorted(edits, key=lambda e: (e.start, e.end))), added, present)
+
+
+def _sort_key(text: str) -> str:
+    return re.sub(r"\s+", " ", text).rstrip(";").strip()
+
+
+def _last_run(nodes: list[Node]) -> list[Node]:
+    """The last nodes that stand on consecutive lines, without a blank line between them."""
+    run = [nodes[-1]]
+    for node in reversed(nodes[:-1]):
+        if run[0].start_point[0] - node.end_point[0] != 1:
+            break
+        run.insert(0, node)
+    return run
+
+
+def _sorted_insertions(data: bytes, existing: list[Node], statements: list[str], eol: bytes) -> list[TextEdit]:
+    """New statements in the file's last run of imports: in sorted place when the run is sorted, else after it.
+
+    rustfmt, gofmt, ktlint and the IDEs keep imports sorted; a file that does
+    not gets its new imports at the end, where they are easy to see.
+    """
+    from kopipasta.imports import TextEdit
+
+    run = _last_run(existing)
+    keys = [_sort_key(_text(node)) for node in run]
+    in_order = keys == sorted(keys)
+    edits: list[TextEdit] = []
+    for statement in sorted(statements, key=_sort_key) if in_order else statements:
+        following = next((n for n, k in zip(run, keys, strict=True) if k > _sort_key(statement)), None)
+        if in_order and following is not None:
+            start = line_start(data, following.start_byte)
+            edits.append(TextEdit(start, start, statement.encode("utf-8") + eol))
+        else:
+            end = _line_end(data, run[-1].end_byte)
+            edits.append(TextEdit(end, end, eol + statement.encode("utf-8")))
+    return edits
 
 
 def _last_go_group(existing: list[Node]) -> Node | None:
@@ -253,11 +289,7 @@ def _join_go_group(data: bytes, group: Node, lines: list[bytes], eol: bytes) -> 
     if not specs:
         start = close.start_byte
         return [TextEdit(start, start, b"".join(b"\t" + line + eol for line in lines))]
-    run = [specs[-1]]
-    for spec in reversed(specs[:-1]):
-        if run[0].start_point[0] - spec.end_point[0] != 1:
-            break
-        run.insert(0, spec)
+    run = _last_run(specs)
     paths = [_go_path(_text(spec)) for spec in run]
     indent = _indentation(data, run[-1].start_byte)
     edits: list[TextEdit] = []

@@ -16,6 +16,14 @@
 (mod_item name: (identifier) @name body: (declaration_list)) @definition.module
 (macro_definition name: (identifier) @name) @definition.macro
 
+; `impl Trait for Type` is `@secondary`: `impl Type` means the inherent impl when
+; there is one (`impl Type#2` reaches the others, in file order).
+(impl_item
+  trait: (_)
+  type: [(type_identifier) @name
+         (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
+         (scoped_type_identifier name: (type_identifier) @name)
+         (reference_type type: [(type_identifier) @name (generic_type type: (type_identifier) @name)])]) @definition.impl @secondary
 (impl_item
   type: [(type_identifier) @name
          (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
