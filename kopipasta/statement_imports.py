@@ -228,14 +228,37 @@ def _sort_key(text: str) -> str:
     return re.sub(r"\s+", " ", text).rstrip(";").strip()
 
 
+def _runs(nodes: list[Node]) -> list[list[Node]]:
+    """The nodes in runs on consecutive lines; a blank line (or other code) starts a new run."""
+    runs: list[list[Node]] = [[nodes[0]]]
+    for node in nodes[1:]:
+        if node.start_point[0] - runs[-1][-1].end_point[0] == 1:
+            runs[-1].append(node)
+        else:
+            runs.append([node])
+    return runs
+
+
 def _last_run(nodes: list[Node]) -> list[Node]:
-    """The last nodes that stand on consecutive lines, without a blank line between them."""
-    run = [nodes[-1]]
-    for node in reversed(nodes[:-1]):
-        if run[0].start_point[0] - node.end_point[0] != 1:
+    return _runs(nodes)[-1]
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    count = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
             break
-        run.insert(0, node)
-    return run
+        count += 1
+    return count
+
+
+def _run_for(runs: list[list[Node]], key: str) -> list[Node]:
+    """The run of imports a new one belongs to: the one sharing the longest prefix with it, else the last."""
+    best = max(
+        range(len(runs)),
+        key=lambda i: (max(_shared_prefix(key, _sort_key(_text(n))) for n in runs[i]), i),
+    )
+    return runs[best]
 
 
 def _sorted_insertions(data: bytes, existing: list[Node], statements: list[str], eol: bytes) -> list[TextEdit]:
@@ -246,11 +269,12 @@ def _sorted_insertions(data: bytes, existing: list[Node], statements: list[str],
     """
     from kopipasta.imports import TextEdit
 
-    run = _last_run(existing)
-    keys = [_sort_key(_text(node)) for node in run]
-    in_order = keys == sorted(keys)
+    runs = _runs(existing)
     edits: list[TextEdit] = []
-    for statement in sorted(statements, key=_sort_key) if in_order else statements:
+    for statement in sorted(statements, key=_sort_key):
+        run = _run_for(runs, _sort_key(statement))
+        keys = [_sort_key(_text(node)) for node in run]
+        in_order = keys == sorted(keys)
         following = next((n for n, k in zip(run, keys, strict=True) if k > _sort_key(statement)), None)
         if in_order and following is not None:
             start = line_start(data, following.start_byte)
