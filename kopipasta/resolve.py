@@ -134,6 +134,19 @@ def _plain_name(text: str) -> str:
     return text.replace("::", ".")
 
 
+def _module_parts(definitions: list[Definition]) -> set[tuple[str, ...]]:
+    return {_qualified_parts(d) for d in definitions if d.kind == "module"}
+
+
+def _relative_parts(definition: Definition, modules: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """The qualified name without the namespaces it stands in."""
+    parts = _qualified_parts(definition)
+    for length in range(len(parts) - 1, 0, -1):
+        if parts[:length] in modules:
+            return parts[length:]
+    return parts
+
+
 def _qualified_parts(definition: Definition) -> tuple[str, ...]:
     # A TypeScript `namespace A.B` is one definition named "A.B": split it like the target.
     return tuple(".".join((*definition.scope, definition.name)).split("."))
@@ -147,6 +160,11 @@ def resolve(target: Target, definitions: list[Definition], file: str) -> Definit
         raise _not_found(target, definitions, file)
     exact = [d for d in named if _qualified_parts(d) == target.parts]
     if exact:
+        return _pick_ordinal(target, exact, file)
+    # Namespaces and modules around everything (C# `namespace Shop.Api`) need not be written.
+    within = _module_parts(definitions)
+    exact = [d for d in named if _relative_parts(d, within) == target.parts]
+    if exact and len({d.qualified_name for d in exact}) == 1:
         return _pick_ordinal(target, exact, file)
     if len({d.qualified_name for d in named}) == 1:
         return _pick_ordinal(target, named, file)
@@ -199,8 +217,11 @@ def _not_found(target: Target, definitions: list[Definition], file: str) -> Targ
             f"the name is {found}",
             f"write `{same_name[0].kind} {same_name[0].qualified_name}`, or leave out the kind",
         )
-    names = sorted({d.qualified_name for d in definitions} | {d.name for d in definitions})
-    close = _closest(target.name, names)
+    within = _module_parts(definitions)
+    relative = {".".join(_relative_parts(d, within)) for d in definitions}
+    names = sorted({d.qualified_name for d in definitions} | {d.name for d in definitions} | relative)
+    same_letters = [n for n in names if n.lower() == target.name.lower()]
+    close = same_letters or _closest(target.name, names)
     hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else ""
     if not hint and not definitions:
         hint = "the file has no definitions to target"
