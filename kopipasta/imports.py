@@ -103,12 +103,15 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
     if not imports:
         return [], payload
     texts = [node.text.decode("utf-8") for node in imports if node.text is not None]
-    last_row = imports[-1].end_point[0]
+    # Kotlin's grammar keeps the comments after an import inside it: they are the definition's.
+    own = [c for c in imports[-1].children if c.type not in spec.comment_types]
+    last_row = (own[-1] if own else imports[-1]).end_point[0]
     if first_code is None:
         return texts, ""
     start_row = first_code.start_point[0]
     if start_row <= last_row:
         return [], payload  # code on an import's own line: not a header we can take apart
+    trailing_comments += [c for c in imports[-1].children if c.type in spec.comment_types]
     for comment in reversed(trailing_comments):
         if comment.start_point[0] > last_row and comment.end_point[0] >= start_row - 1:
             start_row = comment.start_point[0]

@@ -60,6 +60,17 @@ def _text(node: Node | None) -> str:
     return "" if node is None or node.text is None else node.text.decode("utf-8")
 
 
+def _own_end(node: Node) -> int:
+    """Where an import statement itself ends: Kotlin's grammar puts the comments after it inside it."""
+    own = [c for c in node.children if "comment" not in c.type]
+    return own[-1].end_byte if own else node.end_byte
+
+
+def _import_text(node: Node) -> str:
+    text = node.text or b""
+    return text[: _own_end(node) - node.start_byte].decode("utf-8")
+
+
 def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text).rstrip(";")
 
@@ -107,7 +118,7 @@ def _units(spec: LanguageSpec, node: Node) -> list[str]:
         return [unit for unit, _ in _go_units(node)]
     if spec.grammar == "rust":
         return _rust_units(node)
-    return [_squash(_text(node))]
+    return [_squash(_import_text(node))]
 
 
 def _covered(rules: _Rules, unit: str, have: set[str]) -> bool:
@@ -199,11 +210,11 @@ def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str]
             elif spec.grammar == "rust":
                 unjoined = _rust_join(missing, rust_lists, joins)
                 if len(unjoined) == len(units):
-                    statements.append(_text(node).replace("\n", newline))  # as the payload wrote it
+                    statements.append(_import_text(node).replace("\n", newline))  # as the payload wrote it
                 else:
                     statements += [f"use {unit};" for unit in unjoined]
             else:
-                statements.append(_text(node).replace("\n", newline))
+                statements.append(_import_text(node).replace("\n", newline))
     edits: list[TextEdit] = []
     if group_lines and go_group is not None:
         edits += _join_go_group(data, go_group, group_lines, eol)
@@ -256,7 +267,7 @@ def _run_for(runs: list[list[Node]], key: str) -> list[Node]:
     """The run of imports a new one belongs to: the one sharing the longest prefix with it, else the last."""
     best = max(
         range(len(runs)),
-        key=lambda i: (max(_shared_prefix(key, _sort_key(_text(n))) for n in runs[i]), i),
+        key=lambda i: (max(_shared_prefix(key, _sort_key(_import_text(n))) for n in runs[i]), i),
     )
     return runs[best]
 
@@ -273,14 +284,14 @@ def _sorted_insertions(data: bytes, existing: list[Node], statements: list[str],
     edits: list[TextEdit] = []
     for statement in sorted(statements, key=_sort_key):
         run = _run_for(runs, _sort_key(statement))
-        keys = [_sort_key(_text(node)) for node in run]
+        keys = [_sort_key(_import_text(node)) for node in run]
         in_order = keys == sorted(keys)
         following = next((n for n, k in zip(run, keys, strict=True) if k > _sort_key(statement)), None)
         if in_order and following is not None:
             start = line_start(data, following.start_byte)
             edits.append(TextEdit(start, start, statement.encode("utf-8") + eol))
         else:
-            end = _line_end(data, run[-1].end_byte)
+            end = _line_end(data, _own_end(run[-1]))
             edits.append(TextEdit(end, end, eol + statement.encode("utf-8")))
     return edits
 
