@@ -258,6 +258,13 @@ def list_definitions(
             wrapper_start = own  # a comment inside the node, before its annotations, is not replaced
         end = _suffix_end(spec, node)
         end_node = node if end == node.end_byte else (node.next_sibling or node)
+        end_row = _end_row(end_node, end)
+        if end_node.end_point[1] == 0 and end > start:
+            # Scala's grammar ends `def f =` + a body on the next lines after the newline: not its bytes.
+            tail = (end_node.text or b"")[-64:]
+            trailing = tail[len(tail.rstrip()) :]
+            end -= len(trailing)
+            end_row -= trailing.count(b"\n")
         export_start = _export_keyword_start(outer)
         if export_start is None:
             export_start = _export_child_start(spec, node)
@@ -270,7 +277,7 @@ def list_definitions(
                 end=end,
                 outer_start=outer_start,
                 line=_row(node, start) + 1,
-                end_line=_end_row(end_node, end) + 1,
+                end_line=end_row + 1,
                 also_fits=_also_fits(spec, kind, item.name, node) | item.also,
                 wrapper_start=wrapper_start,
                 export_start=export_start,
