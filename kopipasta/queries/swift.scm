@@ -4,13 +4,14 @@
 ; keeps the kind of the first one.
 ; `struct`, `class`, `actor`, `enum` and `extension` are all class_declaration
 ; nodes; the keyword says which. An extension is named by the type it extends,
-; so its methods are `Type.method`. `init` is a constructor named `init`.
+; so its methods are `Type.method`; it gives way (@secondary) to the type itself
+; when both are in the file. `init` is a constructor named `init`.
 
 (class_declaration declaration_kind: "struct" name: (type_identifier) @name) @definition.struct
 (class_declaration declaration_kind: "enum" name: (type_identifier) @name) @definition.enum
 (class_declaration declaration_kind: "extension"
   name: [(user_type (type_identifier) @name)
-         (user_type (type_identifier) (type_identifier) @name)]) @definition.extension
+         (user_type (type_identifier) (type_identifier) @name)]) @definition.extension @secondary
 (class_declaration name: (type_identifier) @name) @definition.class
 (protocol_declaration name: (type_identifier) @name) @definition.interface
 (typealias_declaration name: (type_identifier) @name) @definition.type
