@@ -259,12 +259,12 @@ def list_definitions(
         end = _suffix_end(spec, node)
         end_node = node if end == node.end_byte else (node.next_sibling or node)
         end_row = _end_row(end_node, end)
-        if end_node.end_point[1] == 0 and end > start:
-            # Scala's grammar ends `def f =` + a body on the next lines after the newline: not its bytes.
-            tail = (end_node.text or b"")[-64:]
-            trailing = tail[len(tail.rstrip()) :]
-            end -= len(trailing)
-            end_row -= trailing.count(b"\n")
+        if end == end_node.end_byte:
+            # Scala's grammar ends `def f =` + a body on the next lines after the newline and the
+            # next line's indentation: those are not its bytes. It ends with its last token.
+            last = _last_token(end_node)
+            if start < last.end_byte < end:
+                end, end_row = last.end_byte, last.end_point[0]
         export_start = _export_keyword_start(outer)
         if export_start is None:
             export_start = _export_child_start(spec, node)
@@ -288,6 +288,16 @@ def list_definitions(
         )
     definitions.sort(key=lambda d: (d.start, -d.end))
     return definitions
+
+
+def _last_token(node: Node) -> Node:
+    """The last token of a node that is not empty (zero-width MISSING or automatic tokens are)."""
+    while node.child_count:
+        tokens = [c for c in node.children if c.end_byte > c.start_byte]
+        if not tokens:
+            break
+        node = tokens[-1]
+    return node
 
 
 def _row(node: Node, offset: int) -> int:

@@ -24,14 +24,16 @@ from kopipasta.model import Status
 from kopipasta.render import string_lines
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+# Realistic multi-definition files of the languages whose fixtures share a few projects.
+SAMPLES = Path(__file__).resolve().parent / "identity_samples"
 SOURCES = sorted(
     p
-    for p in FIXTURES.glob("*/before/**/*")
+    for p in [*FIXTURES.glob("*/before/**/*"), *SAMPLES.iterdir()]
     if p.is_file() and not p.is_symlink() and language_for_path(p.name) is not None
 )
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=[str(p.relative_to(FIXTURES)) for p in SOURCES])
+@pytest.mark.parametrize("source", SOURCES, ids=[str(p.relative_to(FIXTURES.parent)) for p in SOURCES])
 def test_restating_each_definition_changes_nothing(source: Path, tmp_path: Path) -> None:
     spec = language_for_path(source.name)
     assert spec is not None
