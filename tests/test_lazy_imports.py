@@ -49,3 +49,16 @@ def test_the_human_report_uses_rich_but_not_jinja2(tmp_path: Path) -> None:
     loaded = loaded_modules(tmp_path, "apply", "reply.md")
     assert not any(m.startswith("jinja2") for m in loaded)
     assert any(m.startswith("rich") for m in loaded)
+
+
+def test_a_go_reply_loads_the_go_grammar_only(tmp_path: Path) -> None:
+    (tmp_path / "main.go").write_text('package main\n\nimport "fmt"\n\nfunc hello() {\n\tfmt.Println("hi")\n}\n')
+    (tmp_path / "reply.md").write_text(
+        "```go\n// FILE: main.go\n// TARGET_NODE: func hello\n"
+        'import "os"\n\nfunc hello() {\n    fmt.Fprintln(os.Stderr, "hi")\n}\n```\n'
+    )
+    loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
+    assert loaded == ["tree_sitter_language_pack.bindings.go"]
+    assert (tmp_path / "main.go").read_text() == (
+        'package main\n\nimport "fmt"\nimport "os"\n\nfunc hello() {\n\tfmt.Fprintln(os.Stderr, "hi")\n}\n'
+    )
