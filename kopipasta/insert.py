@@ -370,6 +370,10 @@ def _append_to(
         )
     eol = newline.encode("ascii")
     container_indent = indentation_at(data, container.start)
+    # A Java enum's members after its constants stand in a body of their own.
+    nested = next((c for c in body.named_children if c.type in spec.nested_body_types), None)
+    if nested is not None and nested.named_child_count:
+        body = nested
     members = _members(spec, body)
     if not members:
         # An empty TS body: `{}` opens onto lines of its own, `{` … `}` gets the member before `}`.
@@ -412,7 +416,7 @@ def _append_to(
     text = _render(spec, data, tree, code, indent, newline).encode("utf-8")
 
     comma: list[TextEdit] = []
-    if body.type == "enum_body":
+    if body.type in spec.comma_body_types:
         # Members are separated by commas: keep the file's trailing-comma habit.
         last_member = members[-1][0]
         following = last_member.next_sibling
@@ -455,7 +459,7 @@ def _append_to(
     ]
     gap = _choose_gap(data, list(reversed(member_pairs)), "\n" in code)
     if gap is None:
-        gap = 0 if body.type in _LIST_BODIES else 1
+        gap = 0 if body.type in _LIST_BODIES or body.type in spec.comma_body_types else 1
     if last.bottom == len(data) and not data.endswith(b"\n"):
         inserted = eol * (gap + 1) + text
         offset = len(eol) * (gap + 1)

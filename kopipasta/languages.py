@@ -54,6 +54,10 @@ class LanguageSpec:
     default_unit: str = "  "
     # Top-level import statements (§4b).
     import_types: tuple[str, ...] = ("import_statement",)
+    # Bodies whose members are separated by commas (enums): the file's trailing-comma habit is kept.
+    comma_body_types: tuple[str, ...] = ("enum_body",)
+    # A body inside a body that holds the members (a Java enum's declarations after its constants).
+    nested_body_types: tuple[str, ...] = ()
     # Hidden tokens the grammar reports MISSING where the language needs none (Kotlin's
     # `_automatic_semicolon` before a one-line body's `}`): not syntax errors.
     quirk_missing: tuple[str, ...] = ()
@@ -141,6 +145,7 @@ RUST = LanguageSpec(
     comment_types=("line_comment", "block_comment"),
     export_types=("visibility_modifier",),
     decorator_line=r"^#\[",
+    comma_body_types=("enum_variant_list",),
     export_line=r"^pub\b",
     member_wrapper=("impl __Kopipasta {\n", "\n}\n"),
     default_unit="    ",
@@ -157,6 +162,7 @@ JAVA = LanguageSpec(
     prefix_types=("marker_annotation", "annotation"),
     comment_types=("line_comment", "block_comment"),
     modifier_types=("modifiers",),
+    nested_body_types=("enum_body_declarations",),
     default_unit="    ",
     import_types=("import_declaration",),
 )
@@ -170,6 +176,7 @@ CSHARP = LanguageSpec(
     wrapper_types=(),
     prefix_types=("attribute_list",),
     decorator_line=r"^\[",
+    comma_body_types=("enum_member_declaration_list",),
     default_unit="    ",
     import_types=("using_directive",),
 )
