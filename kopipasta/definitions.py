@@ -9,7 +9,7 @@ and the wrappers (decorators, `export`, overload stubs) that belong to each.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kopipasta.languages import LanguageSpec, query_matches
@@ -286,8 +286,61 @@ def list_definitions(
                 secondary=item.secondary,
             )
         )
+    if spec.misparsed_types:
+        definitions += _misparsed_definitions(spec, tree, captured, byte_range)
     definitions.sort(key=lambda d: (d.start, -d.end))
     return definitions
+
+
+def _misparsed_definitions(
+    spec: LanguageSpec,
+    tree: Tree,
+    captured: dict[tuple[int, int, str], _Captured],
+    byte_range: tuple[int, int] | None,
+) -> list[Definition]:
+    """Definitions the grammar took for an expression, found by parsing that stretch alone.
+
+    Kotlin's grammar reads `@Preview` / `@Composable` / `private fun X() {…}`
+    followed by another declaration as an annotated expression, without an
+    error; parsed on its own, the same text is a function declaration.
+    """
+    from kopipasta.languages import nodes_of_types, parse
+
+    found: list[Definition] = []
+    root = tree.root_node
+    for node in nodes_of_types(spec, root, spec.misparsed_types):
+        parent = node.parent
+        if parent is None or (parent != root and parent.type not in spec.body_types):
+            continue
+        if byte_range is not None and (node.end_byte <= byte_range[0] or node.start_byte >= byte_range[1]):
+            continue
+        text = node.text or b""
+        if not text.startswith(b"@"):
+            continue
+        sub = parse(spec, text)
+        if sub.root_node.has_error:
+            continue
+        enclosing = _enclosing(node, captured)
+        outer = tuple(part for e in enclosing for part in (*e.receiver, e.name))
+        in_class = bool(enclosing) and enclosing[-1].kind in _CLASS_KINDS
+        shift, rows = node.start_byte, node.start_point[0]
+        for inner in list_definitions(spec, sub):
+            found.append(
+                replace(
+                    inner,
+                    kind="method" if in_class and inner.kind == "function" and not inner.scope else inner.kind,
+                    scope=(*outer, *inner.scope),
+                    start=inner.start + shift,
+                    end=inner.end + shift,
+                    outer_start=inner.outer_start + shift,
+                    line=inner.line + rows,
+                    end_line=inner.end_line + rows,
+                    wrapper_start=None if inner.wrapper_start is None else inner.wrapper_start + shift,
+                    export_start=None if inner.export_start is None else inner.export_start + shift,
+                    declare_start=None if inner.declare_start is None else inner.declare_start + shift,
+                )
+            )
+    return found
 
 
 def _last_token(node: Node) -> Node:

@@ -58,6 +58,8 @@ class LanguageSpec:
     comma_body_types: tuple[str, ...] = ("enum_body",)
     # A body inside a body that holds the members (a Java enum's declarations after its constants).
     nested_body_types: tuple[str, ...] = ()
+    # Nodes the grammar sometimes makes of a declaration (Kotlin): parsed alone, they are one.
+    misparsed_types: tuple[str, ...] = ()
     # Hidden tokens the grammar reports MISSING where the language needs none (Kotlin's
     # `_automatic_semicolon` before a one-line body's `}`): not syntax errors.
     quirk_missing: tuple[str, ...] = ()
@@ -194,6 +196,8 @@ KOTLIN = LanguageSpec(
     suffix_types=("getter", "setter"),
     # tree-sitter-language-pack 0.13: `class A { val x = 1 }` reports (MISSING _automatic_semicolon).
     quirk_missing=("_automatic_semicolon",),
+    # `@Preview` / `@Composable` / `private fun X()` then another declaration: an annotated expression.
+    misparsed_types=("prefix_expression",),
     body_types=("class_body", "enum_class_body"),
     default_unit="    ",
     import_types=("import_header",),
