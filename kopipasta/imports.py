@@ -89,10 +89,15 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
     imports: list[Node] = []
     trailing_comments: list[Node] = []
     first_code: Node | None = None
+    package: Node | None = None  # `package api` above the imports: the file has its own
     for child in _top_level(root):
         if child.type in spec.comment_types:
-            if imports:
+            if imports or package is not None:
                 trailing_comments.append(child)
+            continue
+        if child.type in spec.package_types and package is None and not imports and not child.has_error:
+            package = child
+            trailing_comments = []
             continue
         if child.type in _import_types(spec) and not child.has_error and first_code is None:
             imports.append(child)
@@ -100,18 +105,20 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
             continue
         first_code = child
         break
-    if not imports:
+    if not imports and (package is None or first_code is None):
         return [], payload
     texts = [node.text.decode("utf-8") for node in imports if node.text is not None]
+    header = imports[-1] if imports else package
+    assert header is not None
     # Kotlin's grammar keeps the comments after an import inside it: they are the definition's.
-    own = [c for c in imports[-1].children if c.type not in spec.comment_types]
-    last_row = (own[-1] if own else imports[-1]).end_point[0]
+    own = [c for c in header.children if c.type not in spec.comment_types]
+    last_row = (own[-1] if own else header).end_point[0]
     if first_code is None:
         return texts, ""
     start_row = first_code.start_point[0]
     if start_row <= last_row:
         return [], payload  # code on an import's own line: not a header we can take apart
-    trailing_comments += [c for c in imports[-1].children if c.type in spec.comment_types]
+    trailing_comments += [c for c in header.children if c.type in spec.comment_types]
     for comment in reversed(trailing_comments):
         if comment.start_point[0] > last_row and comment.end_point[0] >= start_row - 1:
             start_row = comment.start_point[0]

@@ -54,6 +54,8 @@ class LanguageSpec:
     default_unit: str = "  "
     # Top-level import statements (§4b).
     import_types: tuple[str, ...] = ("import_statement",)
+    # A `package` line a payload may start with: the file has its own, so it is dropped with the imports.
+    package_types: tuple[str, ...] = ()
     # Bodies whose members are separated by commas (enums): the file's trailing-comma habit is kept.
     comma_body_types: tuple[str, ...] = ("enum_body",)
     # A body inside a body that holds the members (a Java enum's declarations after its constants).
@@ -134,6 +136,7 @@ GO = LanguageSpec(
     member_wrapper=None,
     default_unit="\t",  # gofmt
     import_types=("import_declaration",),
+    package_types=("package_clause",),
 )
 
 RUST = LanguageSpec(
@@ -167,6 +170,7 @@ JAVA = LanguageSpec(
     nested_body_types=("enum_body_declarations",),
     default_unit="    ",
     import_types=("import_declaration",),
+    package_types=("package_declaration",),
 )
 
 CSHARP = LanguageSpec(
@@ -201,6 +205,7 @@ KOTLIN = LanguageSpec(
     body_types=("class_body", "enum_class_body"),
     default_unit="    ",
     import_types=("import_header",),
+    package_types=("package_header",),
 )
 
 SCALA = LanguageSpec(
@@ -215,6 +220,7 @@ SCALA = LanguageSpec(
     modifier_types=("modifiers",),
     default_unit="  ",
     import_types=("import_declaration",),
+    package_types=("package_clause",),
 )
 
 SWIFT = LanguageSpec(
