@@ -57,6 +57,8 @@ class Definition:
     receiver: tuple[str, ...] = ()
     # Captured `@secondary` (a Rust `impl Trait for Type`): gives way to a same-named definition that is not.
     secondary: bool = False
+    # The text of a `@detail` capture: what tells same-named definitions apart (the trait of an impl).
+    detail: str = ""
 
     @property
     def container(self) -> tuple[str, ...]:
@@ -82,6 +84,7 @@ class _Captured:
     receiver: tuple[str, ...] = ()  # from a `@scope` capture, split on `::` and `.`
     also: frozenset[str] = frozenset()  # from `@also.<kind>` captures
     secondary: bool = False  # from a `@secondary` capture
+    detail: str = ""  # from a `@detail` capture
 
 
 def overload_names(spec: LanguageSpec, root: Node) -> set[str]:
@@ -123,7 +126,10 @@ def _captures(
             previous = found.get(_key(node))
             if previous is None or pattern < previous.pattern:
                 name = (names[0].text or b"").decode("utf-8", "replace")
-                found[_key(node)] = _Captured(pattern, kind, node, name, receiver, also, "secondary" in captures)
+                detail = " ".join((n.text or b"").decode("utf-8", "replace") for n in captures.get("detail", []))
+                found[_key(node)] = _Captured(
+                    pattern, kind, node, name, receiver, also, "secondary" in captures, detail
+                )
     for key in excluded:
         found.pop(key, None)
     return found
@@ -284,6 +290,7 @@ def list_definitions(
                 declare_start=_declare_keyword_start(node),
                 receiver=item.receiver,
                 secondary=item.secondary,
+                detail=item.detail,
             )
         )
     if spec.misparsed_types:
@@ -384,7 +391,7 @@ def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> l
         if kind == "function" and ((i > 0 and effective[i - 1].kind in _CLASS_KINDS) or item.receiver):
             kind = "method"
         effective.append(
-            _Captured(item.pattern, kind, item.node, item.name, item.receiver, item.also, item.secondary)
+            _Captured(item.pattern, kind, item.node, item.name, item.receiver, item.also, item.secondary, item.detail)
         )
     return effective
 

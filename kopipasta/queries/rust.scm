@@ -17,9 +17,10 @@
 (macro_definition name: (identifier) @name) @definition.macro
 
 ; `impl Trait for Type` is `@secondary`: `impl Type` means the inherent impl when
-; there is one (`impl Type#2` reaches the others, in file order).
+; there is one (`impl Type#2` reaches the others, in file order). Its trait is its
+; `@detail`: a payload for one impl that is another impl of the type fails.
 (impl_item
-  trait: (_)
+  trait: (_) @detail
   type: [(type_identifier) @name
          (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
          (scoped_type_identifier name: (type_identifier) @name)
