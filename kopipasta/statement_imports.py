@@ -118,7 +118,8 @@ def _units(spec: LanguageSpec, node: Node) -> list[str]:
         return [unit for unit, _ in _go_units(node)]
     if spec.grammar == "rust":
         return _rust_units(node)
-    return [_squash(_import_text(node))]
+    # Spaces kept, one each: `import a.B as C` must stay an alias, apart from `import a.*`.
+    return [re.sub(r"\s+", " ", _import_text(node)).rstrip(";").strip()]
 
 
 def _covered(rules: _Rules, unit: str, have: set[str]) -> bool:
