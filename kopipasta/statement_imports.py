@@ -220,8 +220,7 @@ def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str]
     if group_lines and go_group is not None:
         edits += _join_go_group(data, go_group, group_lines, eol)
     for use_list, names in joins.values():
-        close = use_list.children[-1]
-        edits.append(TextEdit(close.start_byte, close.start_byte, "".join(f", {n}" for n in names).encode("utf-8")))
+        edits += _join_use_list(use_list, names)
     if statements:
         block = eol.join(s.encode("utf-8") for s in statements)
         if existing:
@@ -355,6 +354,45 @@ def _rust_lists(existing: list[Node]) -> dict[str, Node]:
         if listed is not None and path is not None and listed.children and listed.children[-1].type == "}":
             lists.setdefault(_squash(_text(path)), listed)
     return lists
+
+
+def _join_use_list(use_list: Node, names: list[str]) -> list[TextEdit]:
+    """Names into a `{…}` list: in sorted place when it is sorted (rustfmt keeps it so), else last."""
+    from kopipasta.imports import TextEdit
+
+    items = [c for c in use_list.named_children if "comment" not in c.type]
+    texts = [_text(item) for item in items]
+    close = use_list.children[-1]
+    # One item per line (`{` and `}` on lines of their own): a new name gets its own line too.
+    per_line = bool(items) and close.start_point[0] > items[-1].end_point[0] and items[0].start_point[0] > use_list.start_point[0]
+    last = items[-1] if items else None
+    trailing_comma = last is not None and last.next_sibling is not None and last.next_sibling.type == ","
+    edits: list[TextEdit] = []
+    for name in sorted(names):
+        following = next((item for item, text in zip(items, texts, strict=True) if text > name), None)
+        if texts == sorted(texts) and following is not None:
+            if per_line and data_indent(following):
+                start = following.start_byte - len(data_indent(following))
+                edits.append(TextEdit(start, start, f"{data_indent(following)}{name},\n".encode()))
+            else:
+                edits.append(TextEdit(following.start_byte, following.start_byte, f"{name}, ".encode()))
+        elif per_line and trailing_comma and last is not None and last.next_sibling is not None:
+            end = last.next_sibling.end_byte
+            edits.append(TextEdit(end, end, f"\n{data_indent(last)}{name},".encode()))
+        else:
+            edits.append(TextEdit(close.start_byte, close.start_byte, f", {name}".encode()))
+    return edits
+
+
+def data_indent(node: Node) -> str:
+    """The whitespace before a node on its line, when nothing else stands there."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    source = root.text or b""
+    start = source.rfind(b"\n", 0, node.start_byte) + 1
+    before = source[start : node.start_byte]
+    return before.decode("utf-8") if not before.strip() else ""
 
 
 def _rust_join(missing: list[str], lists: dict[str, Node], joins: dict[int, tuple[Node, list[str]]]) -> list[str]:
