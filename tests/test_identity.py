@@ -51,7 +51,7 @@ def test_restating_each_definition_changes_nothing(source: Path, tmp_path: Path)
             continue  # an overload run
         target = definition.qualified_name + (f"#{same.index(definition) + 1}" if len(same) > 1 else "")
         line_start = data.rfind(b"\n", 0, definition.start) + 1
-        if data[line_start : definition.start].strip():
+        if b"{" in data[line_start : definition.start]:
             line_start = definition.start  # a member on its class's line: `class A { val x = 1 }`
         as_written = data[line_start : definition.end].decode("utf-8").replace("\r\n", "\n")
         for payload in (as_written, at_column_0(spec, as_written)):
