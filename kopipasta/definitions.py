@@ -231,6 +231,7 @@ def list_definitions(
     """Every addressable definition of the file, in file order (or those touching `byte_range`)."""
     captured = _captures(spec, tree.root_node, byte_range)
     definitions: list[Definition] = []
+    source: bytes | None = None  # the file's bytes, read only when a definition ends in whitespace
     for item in captured.values():
         node = item.node
         if item.kind == "overload" and (
@@ -270,7 +271,12 @@ def list_definitions(
             # next line's indentation: those are not its bytes. It ends with its last token.
             last = _last_token(end_node)
             if start < last.end_byte < end:
-                end, end_row = last.end_byte, last.end_point[0]
+                if source is None:
+                    source = tree.root_node.text or b""
+                gap = source[last.end_byte : end]
+                trailing = gap[len(gap.rstrip()) :]  # a closing `"` the grammar left childless stays
+                end -= len(trailing)
+                end_row -= trailing.count(b"\n")
         export_start = _export_keyword_start(outer)
         if export_start is None:
             export_start = _export_child_start(spec, node)
