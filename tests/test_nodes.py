@@ -140,7 +140,7 @@ def test_missing_and_unsupported_files(project: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         "❌ No such file: app/nope.py — paths are relative to the project root (--root)",
-        f"❌ README.md: no grammar for this file type (supported: {SUPPORTED}, .json) — "
+        f"❌ README.md: no grammar for this file type (supported: {SUPPORTED}, .json, .yaml, .yml, .toml) — "
         "such a file can only be replaced whole",
     ]
     assert result.stdout.splitlines()[0] == "src/Table.tsx"
