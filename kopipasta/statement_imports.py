@@ -158,6 +158,12 @@ def _indentation(data: bytes, offset: int) -> bytes:
     return line[: len(line) - len(line.lstrip(b" \t"))]
 
 
+def _last_row(node: Node) -> int:
+    """The last row a node has text on: Rust's line comments end after their newline."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
+
+
 def _header_anchor(spec: LanguageSpec, rules: _Rules, data: bytes, root: Node) -> int | None:
     """Where a file without imports gets its first: the end of its package line, else of its leading comments."""
     header = next((c for c in root.children if c.type in rules.header_types), None)
@@ -170,10 +176,13 @@ def _header_anchor(spec: LanguageSpec, rules: _Rules, data: bytes, root: Node) -
             continue
         # A comment directly above code (no blank line between) is that code's own.
         next_row = child.start_point[0]
-        while comments and comments[-1].end_point[0] >= next_row - 1:
+        while comments and _last_row(comments[-1]) >= next_row - 1:
             next_row = comments.pop().start_point[0]
         break
-    return _line_end(data, comments[-1].end_byte) if comments else None
+    if not comments:
+        return None
+    last = comments[-1]
+    return _line_end(data, last.start_byte + len((last.text or b"").rstrip()))
 
 
 # --- planning ---------------------------------------------------------------------------
