@@ -43,7 +43,7 @@ class _Rules:
 
 _RULES = {
     "go": _Rules(("package_clause",), "", "/"),
-    "rust": _Rules((), "::*", "::"),
+    "rust": _Rules(("inner_attribute_item",), "::*", "::"),  # `#![…]` stays first
     "java": _Rules(("package_declaration",), ".*", "."),
     "csharp": _Rules((), "", "."),
     "kotlin": _Rules(("package_header",), ".*", "."),
@@ -166,9 +166,9 @@ def _last_row(node: Node) -> int:
 
 def _header_anchor(spec: LanguageSpec, rules: _Rules, data: bytes, root: Node) -> int | None:
     """Where a file without imports gets its first: the end of its package line, else of its leading comments."""
-    header = next((c for c in root.children if c.type in rules.header_types), None)
-    if header is not None:
-        return _line_end(data, header.end_byte)
+    headers = [c for c in root.children if c.type in rules.header_types]
+    if headers:
+        return _line_end(data, headers[-1].start_byte + len((headers[-1].text or b"").rstrip()))
     comments: list[Node] = []
     for child in root.children:
         if child.type in spec.comment_types:
