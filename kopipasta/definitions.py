@@ -53,8 +53,9 @@ class Definition:
     export_start: int | None = None
     # Where the `declare` keyword of its wrapper starts (TS ambient declarations).
     declare_start: int | None = None
-    # The last parts of `scope` that come from a `@scope` capture (a Go receiver), not from nesting.
-    receiver: tuple[str, ...] = ()
+    # How many of the scope's last names the definition writes itself (@scope captures: a Go
+    # receiver `func (s *Server) …`, a Kotlin extension `fun String.shout`), rather than standing in them.
+    qualifier_count: int = 0
     # Captured `@secondary` (a Rust `impl Trait for Type`): gives way to a same-named definition that is not.
     secondary: bool = False
     # The text of a `@detail` capture: what tells same-named definitions apart (the trait of an impl).
@@ -62,8 +63,8 @@ class Definition:
 
     @property
     def container(self) -> tuple[str, ...]:
-        """The enclosing definitions it stands in syntactically: `scope` without the receiver."""
-        return self.scope[: len(self.scope) - len(self.receiver)]
+        """The scope it stands in: a Go method `Server.ServeHTTP` stands at the top level."""
+        return self.scope[: len(self.scope) - self.qualifier_count]
 
     @property
     def qualified_name(self) -> str:
@@ -81,7 +82,8 @@ class _Captured:
     kind: str  # "overload" or a definition kind
     node: Node
     name: str
-    receiver: tuple[str, ...] = ()  # from a `@scope` capture, split on `::` and `.`
+    # Qualifiers written in the definition itself, outermost first (@scope, split on `::` and `.`).
+    qualifiers: tuple[str, ...] = ()
     also: frozenset[str] = frozenset()  # from `@also.<kind>` captures
     secondary: bool = False  # from a `@secondary` capture
     detail: str = ""  # from a `@detail` capture
@@ -108,7 +110,7 @@ def _captures(
         names = captures.get("name")
         if not names:
             continue
-        receiver = tuple(
+        qualifiers = tuple(
             part
             for node in captures.get("scope", [])
             for part in re.split(r"::|\.", (node.text or b"").decode("utf-8", "replace"))
@@ -128,7 +130,7 @@ def _captures(
                 name = (names[0].text or b"").decode("utf-8", "replace")
                 detail = " ".join((n.text or b"").decode("utf-8", "replace") for n in captures.get("detail", []))
                 found[_key(node)] = _Captured(
-                    pattern, kind, node, name, receiver, also, "secondary" in captures, detail
+                    pattern, kind, node, name, qualifiers, also, "secondary" in captures, detail
                 )
     for key in excluded:
         found.pop(key, None)
@@ -248,7 +250,7 @@ def list_definitions(
         kind = "function" if item.kind == "overload" else item.kind
         if kind in _VALUE_KINDS and enclosing_kind in _FUNCTION_KINDS:
             continue  # a local
-        if kind == "function" and (enclosing_kind in _CLASS_KINDS or item.receiver):
+        if kind == "function" and (enclosing_kind in _CLASS_KINDS or item.qualifiers):
             kind = "method"
         outer = _outer(spec, node)
         if (
@@ -284,7 +286,7 @@ def list_definitions(
             Definition(
                 kind=kind,
                 name=item.name,
-                scope=(*(part for e in enclosing for part in (*e.receiver, e.name)), *item.receiver),
+                scope=(*(part for e in enclosing for part in (*e.qualifiers, e.name)), *item.qualifiers),
                 start=start,
                 end=end,
                 outer_start=outer_start,
@@ -294,7 +296,7 @@ def list_definitions(
                 wrapper_start=wrapper_start,
                 export_start=export_start,
                 declare_start=_declare_keyword_start(node),
-                receiver=item.receiver,
+                qualifier_count=len(item.qualifiers),
                 secondary=item.secondary,
                 detail=item.detail,
             )
@@ -334,7 +336,7 @@ def _misparsed_definitions(
         if sub.root_node.has_error:
             continue
         enclosing = _enclosing(node, captured)
-        outer = tuple(part for e in enclosing for part in (*e.receiver, e.name))
+        outer = tuple(part for e in enclosing for part in (*e.qualifiers, e.name))
         in_class = bool(enclosing) and enclosing[-1].kind in _CLASS_KINDS
         shift, rows = node.start_byte, node.start_point[0]
         for inner in list_definitions(spec, sub):
@@ -394,10 +396,10 @@ def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> l
     effective: list[_Captured] = []
     for i, item in enumerate(chain):
         kind = item.kind
-        if kind == "function" and ((i > 0 and effective[i - 1].kind in _CLASS_KINDS) or item.receiver):
+        if kind == "function" and ((i > 0 and effective[i - 1].kind in _CLASS_KINDS) or item.qualifiers):
             kind = "method"
         effective.append(
-            _Captured(item.pattern, kind, item.node, item.name, item.receiver, item.also, item.secondary, item.detail)
+            _Captured(item.pattern, kind, item.node, item.name, item.qualifiers, item.also, item.secondary, item.detail)
         )
     return effective
 
