@@ -159,6 +159,11 @@ def resolve(target: Target, definitions: list[Definition], file: str) -> Definit
     named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
     if not named:
         raise _not_found(target, definitions, file)
+    # A kind written fits its own kind first: `class UserService` is the class, not the Scala
+    # companion `object UserService` that also fits `class`.
+    own_kind = [d for d in named if d.kind == target.kind]
+    if own_kind and len({d.qualified_name for d in own_kind}) == len({d.qualified_name for d in named}):
+        named = own_kind
     exact = [d for d in named if _qualified_parts(d) == target.parts]
     if exact:
         return _pick_ordinal(target, exact, file)
