@@ -26,10 +26,22 @@ from kopipasta.render import string_lines
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 # Realistic multi-definition files of the languages whose fixtures share a few projects.
 SAMPLES = Path(__file__).resolve().parent / "identity_samples"
-SOURCES = sorted(
-    p
-    for p in [*FIXTURES.glob("*/before/**/*"), *SAMPLES.iterdir()]
-    if p.is_file() and not p.is_symlink() and language_for_path(p.name) is not None
+
+
+def _distinct(paths: list[Path]) -> list[Path]:
+    """One path per distinct file: fixtures share their projects, and a copy adds no case."""
+    seen: dict[tuple[str, bytes], Path] = {}
+    for path in sorted(paths):
+        seen.setdefault((path.suffix, path.read_bytes()), path)
+    return sorted(seen.values())
+
+
+SOURCES = _distinct(
+    [
+        p
+        for p in [*FIXTURES.glob("*/before/**/*"), *SAMPLES.iterdir()]
+        if p.is_file() and not p.is_symlink() and language_for_path(p.name) is not None
+    ]
 )
 
 
