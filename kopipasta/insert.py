@@ -308,10 +308,19 @@ def _insert_beside(
 
 
 def _body(spec: LanguageSpec, node: Node) -> Node | None:
-    """A container's body: its `body` field, or a child of the language's body types (Kotlin)."""
+    """A container's body: its `body` field, or the nearest node of the language's body types.
+
+    Kotlin's class_body is a child; a Go struct's field list stands three levels
+    down (`type_declaration` > `type_spec` > `struct_type` > `field_declaration_list`).
+    """
     body = node.child_by_field_name("body")
     if body is None and spec.body_types:
-        body = next((c for c in node.children if c.type in spec.body_types), None)
+        level = [node]
+        for _ in range(3):
+            level = [c for n in level for c in n.children]
+            body = next((c for c in level if c.type in spec.body_types), None)
+            if body is not None:
+                break
     return body
 
 

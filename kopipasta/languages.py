@@ -135,6 +135,7 @@ GO = LanguageSpec(
     prefix_types=(),
     member_wrapper=None,
     default_unit="\t",  # gofmt
+    body_types=("field_declaration_list", "interface_type"),  # APPEND_TO a struct's fields, an interface's methods
     import_types=("import_declaration",),
     package_types=("package_clause",),
 )
