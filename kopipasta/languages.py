@@ -60,6 +60,8 @@ class LanguageSpec:
     comma_body_types: tuple[str, ...] = ("enum_body",)
     # A body inside a body that holds the members (a Java enum's declarations after its constants).
     nested_body_types: tuple[str, ...] = ()
+    # Methods may be overloaded (Java, C#, …): a payload's parameter list may pick one (overloads.py).
+    has_overloads: bool = False
     # Nodes the grammar sometimes makes of a declaration (Kotlin): parsed alone, they are one.
     misparsed_types: tuple[str, ...] = ()
     # Hidden tokens the grammar reports MISSING where the language needs none (Kotlin's
@@ -172,6 +174,7 @@ JAVA = LanguageSpec(
     default_unit="    ",
     import_types=("import_declaration",),
     package_types=("package_declaration",),
+    has_overloads=True,
 )
 
 CSHARP = LanguageSpec(
@@ -186,6 +189,7 @@ CSHARP = LanguageSpec(
     comma_body_types=("enum_member_declaration_list",),
     default_unit="    ",
     import_types=("using_directive",),
+    has_overloads=True,
 )
 
 KOTLIN = LanguageSpec(
@@ -207,6 +211,7 @@ KOTLIN = LanguageSpec(
     default_unit="    ",
     import_types=("import_header",),
     package_types=("package_header",),
+    has_overloads=True,
 )
 
 SCALA = LanguageSpec(
@@ -222,6 +227,7 @@ SCALA = LanguageSpec(
     default_unit="  ",
     import_types=("import_declaration",),
     package_types=("package_clause",),
+    has_overloads=True,
 )
 
 SWIFT = LanguageSpec(
@@ -236,6 +242,7 @@ SWIFT = LanguageSpec(
     modifier_types=("modifiers",),
     default_unit="    ",
     import_types=("import_declaration",),
+    has_overloads=True,
 )
 
 LANGUAGES = (

@@ -94,7 +94,9 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     data = document.source.data
     tree = document.tree
     definitions = list_definitions(spec, tree)
-    definition, picked_note = resolve_with_payload(target, definitions, patch.file, data, patch.payload)
+    definition, picked_note = resolve_with_payload(
+        target, definitions, patch.file, data, patch.payload, overloads=spec.has_overloads
+    )
     _check_not_elided(spec, patch, target, data[definition.outer_start : definition.end])
     # Import lines above the definition are merged into the file's imports (PROTOCOL.md §4b).
     imports, payload = split_imports(spec, patch.payload)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kopipasta.definitions import Definition
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
+from kopipasta.overloads import pick_by_parameters
 from kopipasta.shape import pick_by_shape
 
 KINDS = (
@@ -178,7 +179,7 @@ def resolve(target: Target, definitions: list[Definition], file: str) -> Definit
 
 
 def resolve_with_payload(
-    target: Target, definitions: list[Definition], file: str, data: bytes, payload: str
+    target: Target, definitions: list[Definition], file: str, data: bytes, payload: str, *, overloads: bool = False
 ) -> tuple[Definition, str]:
     """`resolve`, but a name that several definitions share may be settled by the payload's shape.
 
@@ -198,6 +199,8 @@ def resolve_with_payload(
         if len({d.qualified_name for d in candidates}) != 1:
             raise
         picked = pick_by_shape(candidates, data, payload)
+        if picked is None and overloads:  # the language has overloads: their parameters tell them apart
+            picked = pick_by_parameters(candidates, data, payload)
         if picked is None:
             raise
         return picked
