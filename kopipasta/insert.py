@@ -92,7 +92,7 @@ def _is_blank(line: bytes) -> bool:
 
 
 def _comment_prefixes(spec: LanguageSpec) -> tuple[bytes, ...]:
-    return (b"#",) if spec.grammar == "python" else (b"//", b"/*")
+    return tuple(prefix.encode("utf-8") for prefix in spec.comment_prefixes)
 
 
 def _span(spec: LanguageSpec, tree: Tree, data: bytes, start: int, end: int) -> _Span | None:
@@ -204,7 +204,7 @@ def _unit(spec: LanguageSpec, data: bytes, tree: Tree, code: str) -> Unit:
     return (
         file_unit(data, spec, tree)
         or detect_unit(code.split("\n"))
-        or Unit("    " if spec.grammar == "python" else "  ")
+        or Unit(spec.default_unit)
     )
 
 
@@ -231,7 +231,7 @@ def _siblings(
     before: _Span | None = None
     after: _Span | None = None
     for other in definitions:
-        if other is target or other.scope != target.scope:
+        if other is target or other.container != target.container:
             continue
         other_span = _span(spec, tree, data, other.outer_start, other.end)
         if other_span is None or other_span.indent != span.indent:
@@ -285,14 +285,14 @@ def _insert_beside(
                 (TextEdit(span.bottom, span.bottom, inserted),),
                 span.bottom + len(eol) * (gap + 1),
                 len(text),
-                target.scope,
+                target.container,
             )
         inserted = eol * gap + text + eol
         return _Insertion(
             (TextEdit(span.bottom, span.bottom, inserted),),
             span.bottom + len(eol) * gap,
             len(text),
-            target.scope,
+            target.container,
         )
     # INSERT_BEFORE: the last lines before the target (blank lines skipped) are the payload already?
     cursor = span.top
@@ -301,15 +301,32 @@ def _insert_beside(
     if cursor > 0 and _ends_with_lines(data, cursor, text + eol):
         return None
     inserted = text + eol + eol * gap
-    return _Insertion((TextEdit(span.top, span.top, inserted),), span.top, len(text), target.scope)
+    return _Insertion((TextEdit(span.top, span.top, inserted),), span.top, len(text), target.container)
 
 
 # --- APPEND_TO ------------------------------------------------------------------------
 
 
-def _container_node(tree: Tree, definition: Definition) -> Node | None:
+def _body(spec: LanguageSpec, node: Node) -> Node | None:
+    """A container's body: its `body` field, or the nearest node of the language's body types.
+
+    Kotlin's class_body is a child; a Go struct's field list stands three levels
+    down (`type_declaration` > `type_spec` > `struct_type` > `field_declaration_list`).
+    """
+    body = node.child_by_field_name("body")
+    if body is None and spec.body_types:
+        level = [node]
+        for _ in range(3):
+            level = [c for n in level for c in n.children]
+            body = next((c for c in level if c.type in spec.body_types), None)
+            if body is not None:
+                break
+    return body
+
+
+def _container_node(spec: LanguageSpec, tree: Tree, definition: Definition) -> Node | None:
     node = tree.root_node.descendant_for_byte_range(definition.start, definition.end)
-    while node is not None and node.child_by_field_name("body") is None:
+    while node is not None and _body(spec, node) is None:
         node = node.parent
     return node
 
@@ -352,8 +369,8 @@ def _append_to(
     file: str,
 ) -> _Insertion | None:
     scope = (*container.scope, container.name)
-    node = _container_node(tree, container)
-    body = node.child_by_field_name("body") if node is not None else None
+    node = _container_node(spec, tree, container)
+    body = _body(spec, node) if node is not None else None
     if container.kind not in CONTAINER_KINDS or node is None or body is None:
         raise PayloadError(
             f"{label} in {file}: {container.kind} {container.qualified_name} has no body to append members to",
@@ -362,6 +379,10 @@ def _append_to(
         )
     eol = newline.encode("ascii")
     container_indent = indentation_at(data, container.start)
+    # A Java enum's members after its constants stand in a body of their own.
+    nested = next((c for c in body.named_children if c.type in spec.nested_body_types), None)
+    if nested is not None and nested.named_child_count:
+        body = nested
     members = _members(spec, body)
     if not members:
         # An empty TS body: `{}` opens onto lines of its own, `{` … `}` gets the member before `}`.
@@ -404,7 +425,7 @@ def _append_to(
     text = _render(spec, data, tree, code, indent, newline).encode("utf-8")
 
     comma: list[TextEdit] = []
-    if body.type == "enum_body":
+    if body.type in spec.comma_body_types:
         # Members are separated by commas: keep the file's trailing-comma habit.
         last_member = members[-1][0]
         following = last_member.next_sibling
@@ -447,7 +468,7 @@ def _append_to(
     ]
     gap = _choose_gap(data, list(reversed(member_pairs)), "\n" in code)
     if gap is None:
-        gap = 0 if body.type in _LIST_BODIES else 1
+        gap = 0 if body.type in _LIST_BODIES or body.type in spec.comma_body_types else 1
     if last.bottom == len(data) and not data.endswith(b"\n"):
         inserted = eol * (gap + 1) + text
         offset = len(eol) * (gap + 1)
@@ -480,7 +501,7 @@ def _append_to_file(
     spans = [
         s
         for d in definitions
-        if not d.scope
+        if not d.container
         and (s := _span(spec, tree, data, d.outer_start, d.end)) is not None
         and not s.indent
     ]

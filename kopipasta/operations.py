@@ -94,7 +94,9 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     data = document.source.data
     tree = document.tree
     definitions = list_definitions(spec, tree)
-    definition, picked_note = resolve_with_payload(target, definitions, patch.file, data, patch.payload)
+    definition, picked_note = resolve_with_payload(
+        target, definitions, patch.file, data, patch.payload, overloads=spec.has_overloads
+    )
     _check_not_elided(spec, patch, target, data[definition.outer_start : definition.end])
     # Import lines above the definition are merged into the file's imports (PROTOCOL.md §4b).
     imports, payload = split_imports(spec, patch.payload)
@@ -117,12 +119,13 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     landed = definitions_in(spec, new_tree, start, end)
     check_landed(
         landed,
-        definition.scope,
+        definition.container,
         label=str(target),
         file=patch.file,
         what="it",
         hint=f"send only the {definition.kind} itself, or target `{{container}}` to replace all of it",
     )
+    _check_same_detail(definition, landed, patch.file, str(target))
     notes = [picked_note, _rename_note(definition, landed), merged.note if merged else ""]
     return Edit(new_data, new_tree, "; ".join(note for note in notes if note))
 
@@ -165,6 +168,17 @@ def _check_not_elided(spec: LanguageSpec, patch: Patch, target: Target, original
         "replacing the definition would delete what it leaves out",
         "send the complete definition, or target just the inner definition that changes",
     )
+
+
+def _check_same_detail(old: Definition, landed: list[Definition], file: str, label: str) -> None:
+    """A payload for `impl Tokenizer` that is `impl Iterator for Tokenizer` is another block: it fails."""
+    for new in landed:
+        if new.container == old.container and new.name == old.name and new.kind == old.kind and new.detail != old.detail:
+            what = f"{old.kind} {new.detail + ' for ' if new.detail else ''}{new.name}"
+            raise PayloadError(
+                f"Payload for {label} in {file} is `{what}`, another {old.kind} than the one targeted",
+                f"target that one: `kopipasta nodes {file}` lists each {old.kind} with the name that picks it",
+            )
 
 
 def _rename_note(old: Definition, landed: list[Definition]) -> str:

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from tree_sitter import Tree
 
 # Definitions that hold members: one of these around a member is a wrapper.
-CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait"})
+CONTAINER_KINDS = frozenset(
+    {"class", "interface", "enum", "module", "struct", "impl", "trait", "record", "object", "extension"}
+)
 
 
 def definitions_in(spec: LanguageSpec, tree: Tree, start: int, end: int) -> list[Definition]:
@@ -32,19 +34,19 @@ def check_landed(
     """Fail when the outermost new definitions are not in `scope`, or sit in a copy of its container."""
     if not landed:
         return
-    outermost = min(len(d.scope) for d in landed)
+    outermost = min(len(d.container) for d in landed)
     for new in landed:
-        if len(new.scope) != outermost:
+        if len(new.container) != outermost:
             continue
-        if scope and new.scope == scope and new.name == scope[-1] and new.kind in CONTAINER_KINDS:
+        if scope and new.container == scope and new.name == scope[-1] and new.kind in CONTAINER_KINDS:
             raise PayloadError(
                 f"Payload for {label} in {file} wraps {what} in `{new.kind} {new.name}`: "
                 f"it would nest a second {new.name} inside {'.'.join(scope)}",
                 hint.format(container=f"{new.kind} {'.'.join(scope)}"),
             )
-        if new.scope != scope:
+        if new.container != scope:
             raise PayloadError(
-                f"Payload for {label} in {file} would land in {'.'.join(new.scope) or 'the module'}, "
+                f"Payload for {label} in {file} would land in {'.'.join(new.container) or 'the module'}, "
                 f"not in {'.'.join(scope) or 'the module'}",
                 "check the payload's indentation; nothing was written",
             )

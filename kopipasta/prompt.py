@@ -31,7 +31,21 @@ from kopipasta.datapath import is_json_file
 from kopipasta.definitions import Definition
 from kopipasta.errors import PatchError, UnsupportedFile
 from kopipasta.inventory import definitions_of, load_existing, target_names
-from kopipasta.languages import JAVASCRIPT, PYTHON, TSX, TYPESCRIPT, LanguageSpec, language_for_path
+from kopipasta.languages import (
+    CSHARP,
+    GO,
+    JAVA,
+    JAVASCRIPT,
+    KOTLIN,
+    PYTHON,
+    RUST,
+    SCALA,
+    SWIFT,
+    TSX,
+    TYPESCRIPT,
+    LanguageSpec,
+    language_for_path,
+)
 from kopipasta.staleness import remember as remember_prompt
 from kopipasta.workspace import Source, normalise
 
@@ -59,11 +73,21 @@ _INFO_STRINGS = {
     ".tsx": "tsx",
     ".json": "json",
     ".jsonc": "jsonc",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".cs": "csharp",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".scala": "scala",
+    ".sc": "scala",
+    ".swift": "swift",
 }
 
 # Which example teaches the most, per language: lower ranks first, then shorter.
 _PYTHON_RANKS = {"method": 0, "function": 1, "class": 2}
 _SCRIPT_RANKS = {"function": 0, "method": 1, "interface": 2, "type": 2, "class": 3}
+_CODE_RANKS = {"method": 0, "function": 1, "constructor": 2, "struct": 3, "class": 3}
 
 
 class TemplateProblem(PatchError):
@@ -140,6 +164,59 @@ _GROUPS = (
             "function formatPrice",
             "function formatPrice(cents: number): string {\n  return `$${(cents / 100).toFixed(2)}`;\n}",
         ),
+    ),
+    # issue 8
+    _Group(
+        "Go",
+        "//",
+        (GO,),
+        _CODE_RANKS,
+        ("go", "server.go", "TARGET_NODE", "method Server.health", 'func (s *Server) health() string {\n\treturn "ok"\n}'),
+    ),
+    _Group(
+        "Rust",
+        "//",
+        (RUST,),
+        _CODE_RANKS,
+        ("rust", "src/point.rs", "TARGET_NODE", "method Point.norm", "fn norm(&self) -> f64 {\n    self.x.hypot(self.y)\n}"),
+    ),
+    _Group(
+        "Java",
+        "//",
+        (JAVA,),
+        _CODE_RANKS,
+        ("java", "src/main/java/app/Greeter.java", "TARGET_NODE", "method Greeter.greet",
+         'public String greet(String name) {\n    return "Hello, " + name;\n}'),
+    ),
+    _Group(
+        "C#",
+        "//",
+        (CSHARP,),
+        _CODE_RANKS,
+        ("csharp", "Greeter.cs", "TARGET_NODE", "method Greeter.Greet",
+         'public string Greet(string name)\n{\n    return $"Hello, {name}";\n}'),
+    ),
+    _Group(
+        "Kotlin",
+        "//",
+        (KOTLIN,),
+        _CODE_RANKS,
+        ("kotlin", "Greeter.kt", "TARGET_NODE", "method Greeter.greet", 'fun greet(name: String): String = "Hello, $name"'),
+    ),
+    _Group(
+        "Scala",
+        "//",
+        (SCALA,),
+        _CODE_RANKS,
+        ("scala", "Greeter.scala", "TARGET_NODE", "method Greeter.greet", 'def greet(name: String): String = s"Hello, $name"'),
+    ),
+    _Group(
+        "Swift",
+        "//",
+        (SWIFT,),
+        _CODE_RANKS,
+        ("swift", "Greeter.swift", "TARGET_NODE", "method Greeter.greet",
+         'func greet(_ name: String) -> String {\n    "Hello, \\(name)"\n}'),
     ),
 )
 _JSON_GENERIC = ("json", "package.json", "TARGET_PATH", "scripts", '{\n  "test": "vitest run"\n}')

@@ -10,22 +10,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kopipasta.indent import Unit, reindent
-from kopipasta.languages import LanguageSpec, nodes_of_types, parse
+from kopipasta.languages import LanguageSpec, has_syntax_error, nodes_of_types, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
-# JS/TS class members do not parse at the top level; inside this wrapper they do.
-_CLASS_WRAPPER_OPEN = "class __kopipasta_wrapper__ {\n"
-_CLASS_WRAPPER_CLOSE = "\n}\n"
 
 
 def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
     """The payload's parse tree, and how many wrapper lines stand before its first line."""
     tree = parse(spec, payload.encode("utf-8"))
-    if tree.root_node.has_error and spec.grammar != "python":
-        wrapped = parse(spec, (_CLASS_WRAPPER_OPEN + payload + _CLASS_WRAPPER_CLOSE).encode("utf-8"))
-        if not wrapped.root_node.has_error:
+    # Class members (JS/TS, Java, …) do not parse at the top level; inside the language's wrapper they do.
+    if has_syntax_error(spec, tree.root_node) and spec.member_wrapper is not None:
+        opening, closing = spec.member_wrapper
+        wrapped = parse(spec, (opening + payload + closing).encode("utf-8"))
+        if not has_syntax_error(spec, wrapped.root_node):
             return wrapped, 1
     return tree, 0
 

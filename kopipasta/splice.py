@@ -19,9 +19,8 @@ from kopipasta.render import payload_tree, render_lines, value_rows
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
-# A payload's first code line that restates the wrapper: a decorator or annotation, or an export.
-_DECORATOR_LINE = re.compile(r"^@")
-_EXPORT_LINE = re.compile(r"^export\b")
+# A payload's first code line that restates the wrapper: a decorator or annotation, or an export
+# (LanguageSpec.decorator_line and export_line say how each language writes them).
 _DECLARE_LINE = re.compile(r"^declare\b")
 
 
@@ -78,9 +77,9 @@ def _code_start(spec: LanguageSpec, definition: Definition, body: list[str]) -> 
     wrapper_start = definition.wrapper_start if definition.wrapper_start is not None else definition.outer_start
     if definition.outer_start < wrapper_start and _restates_overloads(spec, "\n".join(body), definition.name):
         return definition.outer_start
-    if _DECORATOR_LINE.match(first_code):
+    if re.match(spec.decorator_line, first_code):
         return wrapper_start
-    if _EXPORT_LINE.match(first_code):
+    if re.match(spec.export_line, first_code):
         return definition.export_start if definition.export_start is not None else wrapper_start
     if _DECLARE_LINE.match(first_code) and definition.declare_start is not None:
         return definition.declare_start
@@ -148,7 +147,7 @@ def _body_row(spec: LanguageSpec, payload: str, name: str) -> int | None:
 
 def _leading_comment_count(spec: LanguageSpec, lines: list[str]) -> int:
     """How many of the payload's first lines are a comment block (before any code)."""
-    prefixes = ("#",) if spec.grammar == "python" else ("//",)
+    prefixes = tuple(p for p in spec.comment_prefixes if p != "/*")
     count = 0
     in_block = False
     for line in lines:
@@ -157,7 +156,7 @@ def _leading_comment_count(spec: LanguageSpec, lines: list[str]) -> int:
             count += 1
             in_block = "*/" not in stripped
             continue
-        if spec.grammar != "python" and stripped.startswith("/*"):
+        if "/*" in spec.comment_prefixes and stripped.startswith("/*"):
             count += 1
             in_block = "*/" not in stripped[2:]
             continue
