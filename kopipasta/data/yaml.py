@@ -29,6 +29,7 @@ built from that graph must equal the data of the result.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -501,8 +502,6 @@ def _quoted_like(payload: _Payload, old: Node) -> str | None:
         return None
     value = payload.value
     if old.type == "double_quote_scalar":
-        import json
-
         candidate = json.dumps(value, ensure_ascii=False)
     elif old.type == "single_quote_scalar":
         if not value.isprintable():
@@ -527,6 +526,9 @@ def _payload_text(payload: _Payload, old: Node | None, style: _Style, in_flow: b
         quoted = _quoted_like(payload, old)
         if quoted is not None:
             return quoted, False
+    if in_flow and isinstance(payload.value, str) and payload.content is not None \
+            and payload.content.type == "plain_scalar" and not _same_as_payload(f"[{payload.text}]", payload, item=True):
+        return json.dumps(payload.value, ensure_ascii=False), False  # `a,b` would be two items
     wants_flow = in_flow or (old is not None and old.type in ("flow_mapping", "flow_sequence")
                              and _entries(old) and old.start_point.row == old.end_point.row)
     if payload.block and wants_flow:
@@ -546,11 +548,12 @@ def _payload_text(payload: _Payload, old: Node | None, style: _Style, in_flow: b
     return payload.text, False
 
 
-def _same_as_payload(text: str, payload: _Payload) -> bool:
+def _same_as_payload(text: str, payload: _Payload, *, item: bool = False) -> bool:
+    """Whether `text` spells the payload's value (as the one item of a flow sequence)."""
     if payload.value is _UNKNOWN:
         return False
     try:
-        return same_data(yaml.safe_load(text + "\n"), payload.value)
+        return same_data(yaml.safe_load(text + "\n"), [payload.value] if item else payload.value)
     except yaml.YAMLError:
         return False
 
@@ -625,8 +628,6 @@ def _key_written(key: str) -> str:
         plain = False
     if plain and key == key.strip():
         return key
-    import json
-
     return json.dumps(key, ensure_ascii=False)
 
 
