@@ -174,13 +174,19 @@ def _read_payload(text: str, path: str, file: str) -> _Payload:
         raise PayloadError(f"Payload for '{path}' in {file} is empty", "give the TOML value to set")
     try:
         return _Payload(text, tomllib.loads(f"v = {text}\n")["v"], False)
-    except tomllib.TOMLDecodeError:
-        pass
+    except tomllib.TOMLDecodeError as err:
+        as_value = str(err)
     try:
         return _Payload(text, tomllib.loads(text + "\n"), True)
     except tomllib.TOMLDecodeError as err:
-        raise PayloadError(f"Payload for '{path}' in {file} is not valid TOML: {err}",
-                           "send a TOML value, or `key = value` lines for a table") from None
+        problem = str(err)
+    # A payload that does not start like `key =` or `[table]` was meant as one value: its
+    # own error says where (the column less the `v = ` it was read behind).
+    if not re.match(r"\s*(\[[^\[\]\"']*\]\s*$|[\w\"'.-]+\s*=)", text.split("\n")[0]):
+        problem = re.sub(r"\(at line 1, column (\d+)\)",
+                         lambda m: f"(at line 1, column {max(int(m.group(1)) - 4, 1)})", as_value)
+    raise PayloadError(f"Payload for '{path}' in {file} is not valid TOML: {problem}",
+                       "send a TOML value, or `key = value` lines for a table")
 
 
 def _restated(payload: _Payload, keys: list[Key], holds_own_name: bool) -> _Payload:

@@ -2,7 +2,8 @@
 
 The path syntax is JSON's (`services.web.ports[0]`, `["a.b"]`). A file of several
 documents (`---`) takes the document's index first (`[1].spec.replicas`); without it the
-path must resolve in exactly one document.
+path must lead to a value in exactly one document (or, when none has it, to a mapping
+that can take it as a new key in exactly one).
 
 How a value is found and written:
 
@@ -253,8 +254,11 @@ def _find(raw: bytes, root: Node, keys: list[Key], path: str, file: str) -> _Fou
     if not found:
         raise TargetNotFound(f"Path '{path}' not found in any of the {len(documents)} documents of "
                              f"{file}", hint)
+    having = [f for f in found if f.wrapper is not None or (f.holder is not None and f.holder.type not in _MAPPINGS)]
+    if len(found) > 1 and len(having) == 1:
+        return having[0]  # the one document that has the value, not those that could take it as new
     if len(found) > 1:
-        which = ", ".join(str(f.document) for f in found)
+        which = ", ".join(str(f.document) for f in (having or found))
         raise AmbiguousTarget(f"Path '{path}' is ambiguous in {file}: documents {which} all have it",
                               hint)
     return found[0]
