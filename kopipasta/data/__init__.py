@@ -51,3 +51,17 @@ def top_keys(data: bytes, file: str) -> list[TopKey]:
     from kopipasta.data import json_keys
 
     return json_keys.top_keys(data, allow_comments=datapath.allows_comments(file))
+
+
+def value_text(data: bytes, file: str, start: int) -> str | None:
+    """A YAML or TOML top-level entry's value as a payload that restates it (for examples)."""
+    kind = format_of(file)
+    if kind == "YAML":
+        from kopipasta.data import yaml
+
+        return yaml.value_text(data, start)
+    if kind == "TOML":
+        from kopipasta.data import toml
+
+        return toml.value_text(data, start)
+    return None

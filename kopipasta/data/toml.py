@@ -637,8 +637,26 @@ def top_keys(data: bytes) -> list[TopKey]:
                                      pair.start_point.row + 1, pair.end_point.row + 1))
             continue
         node = section.node
-        end_row = node.end_point.row - (1 if node.end_point.column == 0 else 0)
-        end = data.rfind(b"\n", 0, node.end_byte) if node.end_point.column == 0 else node.end_byte
-        listed.append(TopKey("table", render_path(list(section.path))[2:], node.start_byte, max(end, node.start_byte),
-                             node.start_point.row + 1, end_row + 1))
+        pairs = [c for c in node.named_children if c.type == "pair"]
+        end = pairs[-1].end_byte if pairs else _header_end(data, node)
+        listed.append(TopKey("table", render_path(list(section.path))[2:], node.start_byte, end,
+                             node.start_point.row + 1, data.count(b"\n", 0, end) + 1))
     return listed
+
+
+def value_text(data: bytes, start: int) -> str | None:
+    """The value of the root key or [table] starting at byte `start`, as a payload that sets
+    it back unchanged (for the prompt's example): a value, or a table's body lines."""
+    root = _parser().parse(data).root_node
+    for child in root.named_children:
+        if child.start_byte != start:
+            continue
+        if child.type == "pair":
+            value = _pair_value(child)
+            return None if value is None else data[value.start_byte:value.end_byte].decode("utf-8").replace("\r\n", "\n")
+        pairs = [c for c in child.named_children if c.type == "pair"]
+        if child.type != "table" or not pairs:
+            return None
+        body = data[_header_end(data, child):pairs[-1].end_byte].decode("utf-8").replace("\r\n", "\n")
+        return _dedent(body)
+    return None

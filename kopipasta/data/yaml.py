@@ -535,12 +535,12 @@ def _payload_text(payload: _Payload, old: Node | None, style: _Style, in_flow: b
         return json.dumps(payload.value, ensure_ascii=False), False  # `a,b` would be two items
     wants_flow = in_flow or (old is not None and old.type in ("flow_mapping", "flow_sequence")
                              and _entries(old) and old.start_point.row == old.end_point.row)
-    if payload.block and wants_flow:
+    if payload.block and wants_flow and not _has_comment(root):  # flow style has no room for them
         flow = _flow_text(wrapper, raw)
         if flow is not None and _same_as_payload(flow, payload):
             return flow, False
-        if in_flow:
-            raise PayloadError("", "")  # replaced by the caller's message
+    if in_flow and (payload.block or payload.block_scalar):
+        raise PayloadError("", "")  # replaced by the caller's message
     wants_block = (old is not None and old.type in _BLOCK and not in_flow)
     if wants_block and payload.content is not None and payload.content.type in ("flow_mapping", "flow_sequence") \
             and "\n" not in payload.text:
@@ -550,6 +550,16 @@ def _payload_text(payload: _Payload, old: Node | None, style: _Style, in_flow: b
     if payload.block:
         return _reindented(payload, style), True
     return payload.text, False
+
+
+def _has_comment(root: Node) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "comment":
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _same_as_payload(text: str, payload: _Payload, *, item: bool = False) -> bool:
@@ -863,3 +873,19 @@ def top_keys(data: bytes) -> list[TopKey]:
 
 def _last_row(node: Node, raw: bytes) -> int:
     return raw.count(b"\n", 0, _row_end(node, raw))
+
+
+def value_text(data: bytes, start: int) -> str | None:
+    """The value of the top-level pair starting at byte `start`, as a payload that sets it
+    back unchanged (for the prompt's example); None if there is none."""
+    root = _parser().parse(data).root_node
+    node = root.descendant_for_byte_range(start, start)
+    while node is not None and not (node.type == "block_mapping_pair" and node.start_byte == start):
+        node = node.parent
+    value = _pair_value(node) if node is not None else None
+    if node is None or value is None:
+        return None
+    text = data[value.start_byte:_row_end(value, data)].decode("utf-8").replace("\r\n", "\n")
+    if value.start_point.row != node.start_point.row:
+        text = _dedent(" " * value.start_point.column + text)
+    return text
