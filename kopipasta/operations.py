@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta import data as data_formats
-from kopipasta import insert, wholefile
+from kopipasta import hints, insert, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
@@ -18,7 +18,7 @@ from kopipasta.imports import TextEdit, apply_edits, plan_imports, split_imports
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
 from kopipasta.model import Operation, Patch
 from kopipasta.placement import check_landed, definitions_in
-from kopipasta.resolve import Target, parse_target, resolve
+from kopipasta.resolve import Target, parse_target, resolve_with_payload
 from kopipasta.splice import replace_definition
 from kopipasta.workspace import Source
 
@@ -73,6 +73,10 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
 
 
 def _code_document(patch: Patch, document: Document) -> LanguageSpec:
+    if document.spec is None and data_formats.format_of(patch.file) is not None:
+        key = "TARGET_NODE" if patch.operation is Operation.REPLACE_NODE else patch.operation.name
+        message, hint = hints.target_node_on_data(patch.file, f"{key} {patch.target}", document.source.data)
+        raise UnsupportedFile(message, hint)
     if document.spec is None:
         supported = ", ".join(ext for spec in LANGUAGES for ext in spec.extensions)
         key = "TARGET_NODE" if patch.operation is Operation.REPLACE_NODE else patch.operation.name
@@ -90,7 +94,7 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     data = document.source.data
     tree = document.tree
     definitions = list_definitions(spec, tree)
-    definition = resolve(target, definitions, patch.file)
+    definition, picked_note = resolve_with_payload(target, definitions, patch.file, data, patch.payload)
     _check_not_elided(spec, patch, target, data[definition.outer_start : definition.end])
     # Import lines above the definition are merged into the file's imports (PROTOCOL.md §4b).
     imports, payload = split_imports(spec, patch.payload)
@@ -119,7 +123,7 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
         what="it",
         hint=f"send only the {definition.kind} itself, or target `{{container}}` to replace all of it",
     )
-    notes = [_rename_note(definition, landed), merged.note if merged else ""]
+    notes = [picked_note, _rename_note(definition, landed), merged.note if merged else ""]
     return Edit(new_data, new_tree, "; ".join(note for note in notes if note))
 
 
