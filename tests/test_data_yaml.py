@@ -69,6 +69,12 @@ def test_same_value_leaves_the_file_untouched() -> None:
     assert apply("x-env.RETRIES", "16") == COMPOSE  # 0x10 is 16: nothing to change
 
 
+def test_payload_sent_as_a_document_leaves_its_markers_out() -> None:
+    after = apply("services.web.ports", '---\n- "9000:80"\n...\n')
+    assert '    ports:\n    - "9000:80"\n    command:' in after
+    assert after.count("---") == 1
+
+
 def test_flow_item_that_would_split_on_its_comma_is_quoted() -> None:
     after = apply("services.web.labels.team", "web, ops")
     assert "    labels: {tier: front, team: \"web, ops\"}\n" in after

@@ -93,7 +93,7 @@ def dedent(text: str) -> str:
 
 
 def read_payload(text: str, path: str, file: str) -> Payload:
-    text = dedent(text)
+    text = dedent(_without_document_markers(dedent(text)))
     if not text.strip():
         raise PayloadError(f"Payload for '{path}' in {file} is empty", "give the YAML value to set "
                            "(null for an empty one)")
@@ -119,6 +119,21 @@ def read_payload(text: str, path: str, file: str) -> Payload:
     decorated = wrapper is not None and wrapper.type in WRAPPERS and any(
         c.type in DECORATIONS for c in wrapper.named_children)
     return Payload(text, value, value_in(wrapper), decorated)
+
+
+def _without_document_markers(text: str) -> str:
+    """A payload sent as a document (`---` first, `...` last): the value is what is inside;
+    written into the file, the markers would start a document of their own."""
+    lines = text.split("\n")
+    while lines and re.match(r"%[A-Z]", lines[0]):
+        lines.pop(0)
+    if lines and re.fullmatch(r"---(?:[ \t]+.*)?", lines[0]):
+        rest = lines.pop(0)[3:].strip()
+        if rest:
+            lines.insert(0, rest)
+    if lines and lines[-1].rstrip() == "...":
+        lines.pop()
+    return "\n".join(lines)
 
 
 def unwrap_restated_key(payload: Payload, key: Key, path: str, file: str) -> Payload:
