@@ -169,7 +169,7 @@ def test_without_an_index_the_one_document_that_has_the_value() -> None:
 def test_without_an_index_a_key_every_document_has_is_ambiguous() -> None:
     with pytest.raises(AmbiguousTarget) as failure:
         set_value(MANIFEST, "kind", "Job", file="k8s.yaml")
-    assert str(failure.value) == ("Path 'kind' is ambiguous in k8s.yaml: documents 0, 1 all have it — "
+    assert str(failure.value) == ("Path 'kind' is ambiguous in k8s.yaml: documents 0 and 1 both have it — "
                                   "start the path with the document's index, e.g. [0].kind")
 
 

@@ -1,8 +1,9 @@
 """TARGET_PATH in data files (PROTOCOL.md §5), one module per format behind one interface.
 
 `format_of(path)` names the format of a file (or None), `set_value` sets one value, and
-`top_keys` lists what `kopipasta nodes` shows. JSON lives in `kopipasta.datapath`; YAML in
-`data/yaml.py`, TOML in `data/toml.py`. Each finds the value's byte span with Tree-sitter,
+`top_keys` lists what `kopipasta nodes` shows. JSON lives in `kopipasta.datapath` (its keys
+for `nodes` in `json_keys.py`); YAML in `yaml.py` (+ `yaml_tree.py`, `yaml_style.py`), TOML
+in `toml.py` (+ `toml_tree.py`, `toml_payload.py`). Each finds the value's byte span with Tree-sitter,
 writes the new value in the file's own style, and checks the result by parsing it again:
 every byte outside the changed value is kept.
 """

@@ -152,9 +152,12 @@ def _find(raw: bytes, root: Node, keys: list[Key], path: str, file: str) -> Foun
     if len(found) > 1 and len(having) == 1:
         return having[0]  # the one document that has the value, not those that could take it as new
     if len(found) > 1:
-        which = ", ".join(str(f.document) for f in (having or found))
-        raise AmbiguousTarget(f"Path '{path}' is ambiguous in {file}: documents {which} all have it",
-                              hint)
+        numbers = [str(f.document) for f in (having or found)]
+        which = ", ".join(numbers[:-1]) + " and " + numbers[-1]
+        verb = "both have it" if len(numbers) == 2 else "all have it"
+        if not having:
+            verb = "could both take it" if len(numbers) == 2 else "could all take it"
+        raise AmbiguousTarget(f"Path '{path}' is ambiguous in {file}: documents {which} {verb}", hint)
     return found[0]
 
 
