@@ -27,7 +27,6 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 
 from kopipasta import data as data_formats
-from kopipasta.datapath import is_json_file
 from kopipasta.definitions import Definition
 from kopipasta.errors import PatchError, UnsupportedFile
 from kopipasta.inventory import definitions_of, load_existing, target_names
@@ -82,6 +81,9 @@ _INFO_STRINGS = {
     ".scala": "scala",
     ".sc": "scala",
     ".swift": "swift",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".toml": "toml",
 }
 
 # Which example teaches the most, per language: lower ranks first, then shorter.
@@ -100,13 +102,13 @@ class PromptFile:
     info: str  # the fence's info string: python, tsx, json, … ("" when unknown)
     fence: str  # backticks, longer than any run of backticks in `text`
     text: str  # the contents, "\n" line endings, without a final newline
-    targets: tuple[str, ...]  # `method Cart.total`, or for JSON the top-level key paths
+    targets: tuple[str, ...]  # `method Cart.total`, or for data files the top-level key paths
     kind: str  # "code" (TARGET_NODE), "data" (TARGET_PATH) or "text" (whole file only)
 
 
 @dataclass(frozen=True)
 class Example:
-    language: str  # Python, JavaScript, TypeScript or JSON
+    language: str  # Python, JavaScript, TypeScript, JSON, YAML or TOML
     file: str
     directive: str  # TARGET_NODE or TARGET_PATH
     target: str  # `method Cart.total`, `scripts`
@@ -220,6 +222,12 @@ _GROUPS = (
     ),
 )
 _JSON_GENERIC = ("json", "package.json", "TARGET_PATH", "scripts", '{\n  "test": "vitest run"\n}')
+# The data formats' stand-in examples, with the comment their directives take.
+_DATA_GENERIC = {
+    "JSON": ("//", _JSON_GENERIC),
+    "YAML": ("#", ("yaml", "docker-compose.yml", "TARGET_PATH", "services.web.ports", '- "8080:80"')),
+    "TOML": ("#", ("toml", "pyproject.toml", "TARGET_PATH", "tool.ruff.line-length", "100")),
+}
 
 
 def render_prompt(
@@ -328,8 +336,9 @@ def _examples(inventories: list[_Inventory], root: Path, task: str = "") -> list
 
 
 def _language_of(path: str) -> str | None:
-    if is_json_file(path):
-        return "JSON"
+    data_format = data_formats.format_of(path)
+    if data_format is not None:
+        return data_format
     spec = language_for_path(path)
     return next((g.language for g in _GROUPS if spec in g.specs), None)
 
@@ -383,12 +392,12 @@ def _rank(language: str, source: Source, definition: Definition) -> tuple[int, b
     lines = definition.end_line - definition.line + 1
     if lines > MAX_EXAMPLE_LINES:
         return None
-    if language == "JSON":
-        payload = _json_value_text(source.data, definition)
+    if language in _DATA_GENERIC:
+        payload = _data_value_text(language, source, definition)
         if payload is None:
             return None
         # Small objects and arrays show the most; scalars after them.
-        return (0 if payload[:1] in "{[" else 1, False, lines)
+        return (0 if payload[:1] in "{[" or "\n" in payload else 1, False, lines)
     group = _group(language)
     if group is None:
         return None
@@ -398,9 +407,10 @@ def _rank(language: str, source: Source, definition: Definition) -> tuple[int, b
 def _forms(language: str, source: Source, definition: Definition, name: str) -> list[Example]:
     """The example for a definition, in the forms to try, preferred first."""
     data = source.data
-    if language == "JSON":
-        payload = _json_value_text(data, definition)
-        return [] if payload is None else [_example("//", source.path, "TARGET_PATH", name, payload)]
+    if language in _DATA_GENERIC:
+        payload = _data_value_text(language, source, definition)
+        comment = _DATA_GENERIC[language][0]
+        return [] if payload is None else [_example(comment, source.path, "TARGET_PATH", name, payload)]
     group = _group(language)
     assert group is not None
     start = _restated_start(definition)
@@ -417,6 +427,12 @@ def _forms(language: str, source: Source, definition: Definition, name: str) -> 
 
 def _to_margin(payload: str, indent: str) -> str:
     return "\n".join(line.removeprefix(indent) for line in payload.split("\n"))
+
+
+def _data_value_text(language: str, source: Source, definition: Definition) -> str | None:
+    if language == "JSON":
+        return _json_value_text(source.data, definition)
+    return data_formats.value_text(source.data, source.path, definition.start)
 
 
 def _json_value_text(data: bytes, pair: Definition) -> str | None:
@@ -447,8 +463,9 @@ def _example(comment: str, file: str, directive: str, target: str, payload: str)
 
 def _generic_example(language: str) -> Example:
     group = _group(language)
-    comment = group.comment if group is not None else "//"
-    info, file, directive, target, payload = group.generic if group is not None else _JSON_GENERIC
+    comment, generic = (group.comment, group.generic) if group is not None else _DATA_GENERIC.get(
+        language, _DATA_GENERIC["JSON"])
+    info, file, directive, target, payload = generic
     fence = fence_for(payload)
     block = f"{fence}{info}\n{comment} FILE: {file}\n{comment} {directive}: {target}\n{payload}\n{fence}"
     return Example(language, file, directive, target, block, real=False)
