@@ -80,7 +80,7 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: t
         state = files.get(path)
         if state is None:
             source = load(root, patch.file)
-            state = _FileState(open_document(source), source.to_bytes() if source.exists else None)
+            state = _FileState(open_document(source, root), source.to_bytes() if source.exists else None)
             files[path] = state
         before = state.document.source.data
         edit = apply_patch(patch, state.document)
@@ -88,7 +88,9 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: t
         added, removed = _line_counts(before, edit.data)
         status = Status.UNCHANGED if edit.data == before and state.document.source.exists else Status.APPLIED
         state.blocks.append(block.index)
-        return Outcome(block.index, block.line, path, patch.operation, patch.target, status, edit.note, "", added, removed)
+        return Outcome(
+            block.index, block.line, path, patch.operation, patch.target, status, edit.note, "", added, removed, edit.reading
+        )
     except PatchError as error:
         if state is not None:
             state.blocks.append(block.index)

@@ -66,6 +66,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "hint": outcome.hint,
         "lines_added": outcome.lines_added,
         "lines_removed": outcome.lines_removed,
+        "reading": outcome.reading or None,
     }
 
 
@@ -151,9 +152,10 @@ def _target_label(outcome: Outcome) -> str:
     if outcome.operation is None:
         return ""
     if outcome.target is None:
-        return "whole file"
+        return outcome.reading or "whole file"
     name = outcome.operation.name
-    return outcome.target if name == "REPLACE_NODE" else f"{name} {outcome.target}"
+    label = outcome.target if name == "REPLACE_NODE" else f"{name} {outcome.target}"
+    return f"{label} ({outcome.reading})" if outcome.reading else label
 
 
 def print_diff(console: Console, change: FileChange) -> None:
