@@ -13,7 +13,9 @@ Code files (a grammar and a definitions query):
   the file's top-level definitions and leaves out at most one in four of
   them (a rewrite may drop a definition on purpose); and (3) every class it
   restates keeps all its members (a class with only the changed method is a
-  fragment of it);
+  fragment of it). A file that is only definitions has no frame to restate:
+  there the payload must restate every definition and start with the file's
+  first line;
 - otherwise it is a fragment.
 
 Other files have no definitions to merge, so a payload that is not clearly
@@ -68,13 +70,23 @@ def read_code_block(spec: LanguageSpec, data: bytes, tree: Tree, payload: str) -
     missing_top = [d for d in missing if not d.scope]
     partial_container = any(d.scope and ".".join(d.scope) in sent for d in missing)
     restated_top = len(top) - len(missing_top)
-    if restated_top < 1 or len(missing_top) > len(top) // 4 or partial_container:
+    if restated_top < 1 or partial_container:
         return Reading(FRAGMENT)
     frame = {m.kind for m in members(original, None) or [] if m.kind in ("import", "statement")}
     sent_frame = {m.kind for m in members(parsed, None) or [] if m.kind in ("import", "statement")}
-    if not frame <= sent_frame:
+    if not frame:
+        # Nothing but definitions: only restating all of them, from the file's first line on,
+        # shows the whole file; dropping one cannot be told from a fragment.
+        if missing_top or _first_line(payload) != _first_line(data.decode("utf-8", "replace")):
+            return Reading(FRAGMENT)
+        return Reading(WHOLE)
+    if not frame <= sent_frame or len(missing_top) > len(top) // 4:
         return Reading(FRAGMENT)
     return Reading(WHOLE, tuple(d.qualified_name for d in missing_top))
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
 # --- files without definitions ------------------------------------------------------------
