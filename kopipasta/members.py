@@ -11,6 +11,7 @@ docstring, `if __name__ == "__main__":`, `export default App;`).
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -91,7 +92,8 @@ def _masked(spec: LanguageSpec, text: str, rows: dict[int, str]) -> str:
 
 def read_payload(spec: LanguageSpec, payload: str, original: bytes | None = None) -> Parsed:
     rows = placeholder_rows(spec, payload, original)
-    tree, offset = payload_tree(spec, _masked(spec, payload, rows))
+    # An indented payload (a method without its class) parses at its own margin; rows stay the same.
+    tree, offset = payload_tree(spec, textwrap.dedent(_masked(spec, payload, rows)))
     data = tree.root_node.text or b""
     definitions = list_definitions(spec, tree)
     if offset:

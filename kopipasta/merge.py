@@ -217,7 +217,7 @@ def _plan_container(plan: _Plan, original: Definition | None, restated: Definiti
         if member.kind == "placeholder":
             entries.append(("gap", None, member))
         elif member.kind == "import":
-            if original is not None:
+            if restated is not None:
                 raise plan.fail(f"the payload's line {member.first_row + 1} is an import inside {what}")
             plan.imports.append(text_of(plan.lines, member))
             entries.append(("anchor" if plan.elided and last_import is not None else "skip", last_import, member))
@@ -522,20 +522,31 @@ def merge_targeted(
         target,
     )
     _check_parses(plan)
-    if not restates_others:
-        own = [m for m in members(parsed, None) or [] if m.kind == "definition"]
-        if len(own) == 1 and own[0].definition is not None and own[0].definition.name == target.name:
-            # The target itself, elided: merged into it (its imports merge as usual).
-            rest = [m for m in members(parsed, None) or [] if m.kind not in ("definition", "import")]
-            if rest:
-                raise plan.fail(f"the payload's line {rest[0].first_row + 1} stands outside the {target.kind}")
-            plan.imports = [text_of(plan.lines, m) for m in members(parsed, None) or [] if m.kind == "import"]
-            plan.explicit = None
-            _plan_definition(plan, target, own[0])
-        else:
-            _plan_container(plan, None, None)
+    payload_members = members(parsed, None) or []
+    own = [m for m in payload_members if m.kind == "definition"]
+    if not restates_others and len(own) == 1 and own[0].definition is not None and own[0].definition.name == target.name:
+        # The target itself, elided: merged into it (its imports merge as usual).
+        rest = [m for m in payload_members if m.kind not in ("definition", "import")]
+        if rest:
+            raise plan.fail(f"the payload's line {rest[0].first_row + 1} stands outside the {target.kind}")
+        plan.imports = [text_of(plan.lines, m) for m in payload_members if m.kind == "import"]
+        plan.explicit = None
+        _plan_definition(plan, target, own[0])
     else:
-        _plan_container(plan, None, None)
+        # A payload that restates its target at its own top level stands where the target does:
+        # its other definitions are the target's siblings. Otherwise it is a larger piece (the
+        # whole file, the class around the target), read from the module down.
+        container = None
+        if any(m.definition is not None and m.definition.name == target.name for m in own) and target.scope:
+            container = next(
+                (
+                    d
+                    for d in originals
+                    if d.qualified_name == ".".join(target.scope) and d.start <= target.start < d.end
+                ),
+                None,
+            )
+        _plan_container(plan, container, None)
     merged = _run(plan, data, tree, newline)
     merged.reading = "merged elision" if parsed.placeholders else "read by definition"
     return merged

@@ -163,6 +163,8 @@ def lines_whole(old: str, payload: str) -> tuple[bool, str]:
     share = kept / len(have)
     if sent[0] == have[0] and (share >= 0.5 or len(sent) >= len(have)):
         return True, ""
+    if share >= 0.8:
+        return True, ""  # nearly every line restated: a new first line does not make it a part
     start = "starts as the file does" if sent[0] == have[0] else "does not start as the file does"
     return False, f"it {start} and holds {kept} of its {len(have)} lines"
 
@@ -178,7 +180,30 @@ def _json_whole(old: str, payload: str, hint: str) -> OpaqueVerdict:
     except ValueError as error:
         return OpaqueVerdict(False, f"it is not a complete JSON document ({error})", hint)
     if isinstance(have, dict) and isinstance(sent, dict) and have:
-        return _parts_whole(list(have), list(sent), "top-level keys", hint)
+        verdict = _parts_whole(list(have), list(sent), "top-level keys", hint)
+        if not verdict.whole:
+            return verdict
+        return _json_nested_whole(have, sent, "", hint)
+    return OpaqueVerdict(True)
+
+
+def _json_nested_whole(have: dict[str, object], sent: dict[str, object], where: str, hint: str) -> OpaqueVerdict:
+    """An object restated with most of its keys missing is a part of it (`"dependencies": {"vite": …}`).
+
+    One key of an object may go (a dependency removed on purpose), or one in four of a larger one.
+    """
+    for key, value in have.items():
+        other = sent.get(key)
+        if not (isinstance(value, dict) and isinstance(other, dict)) or len(value) < 2:
+            continue
+        path = f"{where}.{key}" if where else key
+        missing = [k for k in value if k not in other]
+        if len(missing) > max(1, len(value) // 4):
+            shown = ", ".join(f"'{k}'" for k in missing[:3]) + (", …" if len(missing) > 3 else "")
+            return OpaqueVerdict(False, f"its '{path}' leaves out {len(missing)} of {len(value)} keys: {shown}", hint)
+        verdict = _json_nested_whole(value, other, path, hint)
+        if not verdict.whole:
+            return verdict
     return OpaqueVerdict(True)
 
 

@@ -152,7 +152,8 @@ def _target_label(outcome: Outcome) -> str:
     if outcome.operation is None:
         return ""
     if outcome.target is None:
-        return outcome.reading or "whole file"
+        # A failed file block was not read as anything yet: it may have been a fragment.
+        return outcome.reading or ("file block" if outcome.status is Status.FAILED else "whole file")
     name = outcome.operation.name
     label = outcome.target if name == "REPLACE_NODE" else f"{name} {outcome.target}"
     return f"{label} ({outcome.reading})" if outcome.reading else label
