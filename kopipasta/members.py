@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from kopipasta import wholefile
 from kopipasta.definitions import Definition, comment_block_start, list_definitions
+from kopipasta.fields import field_key
 from kopipasta.languages import LanguageSpec, parse
 from kopipasta.render import payload_tree
 
@@ -40,6 +41,7 @@ class Member:
     end: int
     definition: Definition | None = None
     text: str = ""  # statements: the text with whitespace squashed; placeholders: the line
+    key: str = ""  # fields (interface properties, enum members): their name
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,11 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
             continue
         text = (node.text or b"").decode("utf-8", "replace")
         kind = "import" if node.type in _IMPORT_TYPES else "statement"
-        result.append(Member(kind, row, node.end_point[0] - parsed.offset, node.start_byte, node.end_byte, text=squash(text)))
+        key = field_key(node) if container is not None and spec.grammar != "python" else None
+        if key is not None:
+            kind = "field"  # an interface property or enum member: known by its name
+        last = node.end_point[0] - parsed.offset
+        result.append(Member(kind, row, last, node.start_byte, node.end_byte, text=squash(text), key=key or ""))
     return result
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kopipasta import anchors, insert
+from kopipasta import anchors, fields, insert
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import AmbiguousTarget, PatchError, PayloadError, TargetNotFound
@@ -66,6 +66,7 @@ class _Step:
     text: str
     names: tuple[str, ...]
     first_row: int = 0  # the text's first row in the payload, for messages
+    key: str = ""  # field steps: the member's name in its container
 
 
 @dataclass
@@ -211,7 +212,7 @@ def _plan_container(plan: _Plan, original: Definition | None, restated: Definiti
     position = {id(m.definition): i for i, m in enumerate(original_members) if m.definition is not None}
     statements = {m.text: i for i, m in enumerate(original_members) if m.kind == "statement"}
     last_import = max((i for i, m in enumerate(original_members) if m.kind == "import"), default=None)
-    entries: list[tuple[str, int | None, Member]] = []  # ("anchor", index) | ("gap", None) | ("new", None) | ("skip", None)
+    entries: list[tuple[str, int | Definition | None, Member]] = []  # ("anchor", index) | ("gap", None) | ("new", None) | ("skip", None)
     previous_index = -1
     for index, member in enumerate(payload_members):
         if member.kind == "placeholder":
@@ -221,6 +222,25 @@ def _plan_container(plan: _Plan, original: Definition | None, restated: Definiti
                 raise plan.fail(f"the payload's line {member.first_row + 1} is an import inside {what}")
             plan.imports.append(text_of(plan.lines, member))
             entries.append(("anchor" if plan.elided and last_import is not None else "skip", last_import, member))
+        elif member.kind == "field":
+            same = [i for i, m in enumerate(original_members) if m.kind == "field" and m.key == member.key]
+            if not same:
+                entries.append(("new", None, member))
+                continue
+            if len(same) > 1:
+                raise plan.fail(f"'{member.key}' is in {what} {len(same)} times, so which one the payload restates is not certain")
+            if plan.elided and same[0] <= previous_index:
+                raise plan.fail(
+                    f"the payload restates '{member.key}' out of the original's order, so where the elided code goes is not certain",
+                    "restate the members in the file's order",
+                )
+            previous_index = same[0] if plan.elided else previous_index
+            if original_members[same[0]].text != member.text:
+                assert original is not None
+                plan.steps.append(
+                    _Step("field_replace", _ref(all_definitions, original), text_of(plan.lines, member), (member.key,), member.first_row, member.key)
+                )
+            entries.append(("anchor", same[0], member))
         elif member.kind == "statement":
             if member.text not in statements:
                 shown = member.text if len(member.text) <= 60 else member.text[:57] + "..."
@@ -245,9 +265,15 @@ def _plan_container(plan: _Plan, original: Definition | None, restated: Definiti
                         "restate the members in the file's order, or send them as separate TARGET_NODE blocks",
                     )
                 previous_index = anchor
-            entries.append(("anchor", anchor, member))
+            # A namesake found deeper (a method sent at column 0) anchors by itself.
+            entries.append(("anchor", anchor if anchor is not None else found, member))
             _plan_definition(plan, found, member)
 
+    if original is None and not plan.elided and not any(m.kind == "definition" for m in payload_members):
+        raise plan.fail(
+            "the payload holds no definition, so it is neither the whole file nor a change to one",
+            "send the definitions that change, or the whole file",
+        )
     if any(kind == "new" for kind, _, _ in entries) and not any(kind == "anchor" and member.kind == "definition" for kind, _, member in entries) and original is None and not plan.elided:
         names = ", ".join(m.definition.name for k, _, m in entries if k == "new" and m.definition)
         raise plan.fail(
@@ -293,7 +319,7 @@ def _plan_new(
     plan: _Plan,
     original: Definition | None,
     original_members: list[Member],
-    entries: list[tuple[str, int | None, Member]],
+    entries: list[tuple[str, int | Definition | None, Member]],
     definitions: list[Definition],
 ) -> None:
     """Where each run of new definitions goes: beside its restated neighbours (§6)."""
@@ -306,7 +332,7 @@ def _plan_new(
         while j + 1 < len(entries) and entries[j + 1][0] == "new":
             j += 1
         run = [m for _, _, m in entries[i : j + 1]]
-        names = tuple(m.definition.name for m in run if m.definition is not None)
+        names = tuple(m.definition.name if m.definition is not None else m.key for m in run)
         text = "\n".join(plan.lines[run[0].first_row : run[-1].last_row + 1])
         before = _neighbour(entries, i - 1, -1)
         after = _neighbour(entries, j + 1, 1)
@@ -315,7 +341,9 @@ def _plan_new(
         i = j + 1
 
 
-def _neighbour(entries: list[tuple[str, int | None, Member]], start: int, direction: int) -> tuple[int | None, bool, bool]:
+def _neighbour(
+    entries: list[tuple[str, int | Definition | None, Member]], start: int, direction: int
+) -> tuple[int | Definition | None, bool, bool]:
     """The nearest anchor in a direction: (its index in the original, a gap between, anything between)."""
     gap = False
     k = start
@@ -334,15 +362,15 @@ def _placement(
     original: Definition | None,
     original_members: list[Member],
     definitions: list[Definition],
-    before: tuple[int | None, bool, bool],
-    after: tuple[int | None, bool, bool],
+    before: tuple[int | Definition | None, bool, bool],
+    after: tuple[int | Definition | None, bool, bool],
     text: str,
     names: tuple[str, ...],
     first: Member,
 ) -> _Step:
     previous, gap_before, _ = before
     following, gap_after, _ = after
-    where: tuple[str, int | None]
+    where: tuple[str, int | Definition | None]
     if not plan.elided:
         if previous is not None:
             where = ("after", previous)
@@ -358,6 +386,10 @@ def _placement(
         where = ("end", None)
     elif gap_after and not gap_before and previous is None:
         where = ("start", None)
+    elif previous is None and following is None:
+        # `# ...`, the new member, `# ...`: nothing restated around it says where; like
+        # APPEND_TO, it goes last (where it stands changes no meaning, and nothing is lost).
+        where = ("end", None)
     else:
         raise plan.fail(
             f"the new {', '.join(names)} at the payload's line {first.first_row + 1} stands between placeholders, "
@@ -372,15 +404,19 @@ def _insertion(
     original: Definition | None,
     original_members: list[Member],
     definitions: list[Definition],
-    where: tuple[str, int | None],
+    where: tuple[str, int | Definition | None],
     text: str,
     names: tuple[str, ...],
     first: Member,
 ) -> _Step:
     kind, index = where
+    if isinstance(index, Definition):
+        return _Step(kind, _ref(definitions, index), text, names, first.first_row)
     if kind == "start":
         index = next((k for k, m in enumerate(original_members) if m.kind == "definition"), None)
         kind = "before" if index is not None else "end"
+    if kind in ("after", "before") and index is not None and original_members[index].kind == "field" and original is not None:
+        return _Step(f"field_{kind}", _ref(definitions, original), text, names, first.first_row, original_members[index].key)
     if kind == "after" and index is not None:
         member = original_members[index]
         if member.definition is None:
@@ -441,6 +477,21 @@ def _run(plan: _Plan, data: bytes, tree: Tree, newline: str) -> Merged:
             if result.data != data:
                 merged.replaced.append(step.names[0])
             data, tree = result.data, result.tree
+            continue
+        if step.action.startswith("field_"):
+            assert step.ref is not None
+            container = _find(definitions, step.ref, file)
+            new_data, tree = fields.apply_field_step(
+                spec, data, tree, newline, container, step.key, step.text, step.action.removeprefix("field_"),
+                file=file, label=plan.label,
+            )
+            if new_data != data:
+                name = f"{step.ref.qualified}.{', '.join(step.names)}"
+                if step.action == "field_replace":
+                    merged.replaced.append(name)
+                else:
+                    merged.added.append(f"{name} ({step.action.removeprefix('field_')} {step.ref.qualified}.{step.key})")
+            data = new_data
             continue
         operation = {
             "after": Operation.INSERT_AFTER,
