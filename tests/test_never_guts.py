@@ -21,12 +21,14 @@ import pytest
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.engine import apply_reply
 from kopipasta.languages import language_for_path, parse
+from kopipasta.members import members, read_file
 from kopipasta.model import Status
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEED = 20261126
-CASES_PER_FILE = 6  # per file and per form; large files get more
-LARGE_CASES = 15
+CASES_PER_FILE = 4  # per file and per form; large files get more
+CLASS_CASES = 2  # per class with two methods or more
+LARGE_CASES = 12
 
 
 def _large_files() -> list[Path]:
@@ -173,23 +175,93 @@ def _run_cases(path: Path, cases: int, rng: random.Random, tmp_path: Path, tally
         expected = "\n".join(expected_lines)
         for form in ("fragment", "elided"):
             payload = _fragment(lines, chosen, inserted) if form == "fragment" else _elided(lines, chosen, inserted, path)
-            tally.roots += 1
-            root = tmp_path / str(tally.roots)
-            (root / "src").mkdir(parents=True)
-            target = root / name
-            target.write_text(text, encoding="utf-8")
-            report = apply_reply(_reply(name, payload, _fence(path)), root)
-            after = target.read_text(encoding="utf-8")
-            outcome = report.outcomes[0]
             where = f"{path} case {case} ({form}, {[c.definition.name for c in chosen]})"
-            if outcome.status is Status.FAILED:
-                assert after == text, f"{where}: failed but wrote"
-                assert outcome.message, where
-                tally.failed += 1
-                continue
-            assert outcome.status is Status.APPLIED, f"{where}: {outcome.status} {outcome.message}"
-            assert after == expected, f"{where}: {outcome.reading} {outcome.message}\n" + _diff(expected, after)
-            tally.applied += 1
+            _check(tmp_path, tally, name, text, _reply(name, payload, _fence(path)), expected, where)
+
+
+def _check(tmp_path: Path, tally: _Tally, name: str, text: str, reply: str, expected: str, where: str) -> None:
+    """Apply the reply to a fresh copy: exactly `expected`, or a failure that wrote nothing."""
+    tally.roots += 1
+    root = tmp_path / str(tally.roots)
+    target = root / name
+    target.parent.mkdir(parents=True)
+    target.write_text(text, encoding="utf-8")
+    report = apply_reply(reply, root)
+    after = target.read_text(encoding="utf-8")
+    outcome = report.outcomes[0]
+    if outcome.status is Status.FAILED:
+        assert after == text, f"{where}: failed but wrote"
+        assert outcome.message, where
+        tally.failed += 1
+        return
+    assert outcome.status is Status.APPLIED, f"{where}: {outcome.status} {outcome.message}"
+    assert after == expected, f"{where}: {outcome.reading} {outcome.message}\n" + _diff(expected, after)
+    tally.applied += 1
+
+
+def _class_cases(path: Path, cases: int, rng: random.Random, tmp_path: Path, tally: _Tally) -> None:
+    """A class under TARGET_NODE, some of its methods changed and the rest elided (§6.3)."""
+    text = path.read_text(encoding="utf-8")
+    if "\r" in text or text.startswith("\ufeff"):
+        return
+    spec = language_for_path(path.name)
+    assert spec is not None
+    data = text.encode("utf-8")
+    tree = parse(spec, data)
+    if tree.root_node.has_error:
+        return
+    parsed = read_file(spec, data, tree)
+    lines = text.split("\n")
+    names = [d.name for d in parsed.definitions]
+    name = "src/" + path.name
+    comment = "#" if spec.grammar == "python" else "//"
+    for cls in parsed.definitions:
+        if cls.scope or cls.kind != "class" or names.count(cls.name) != 1:
+            continue
+        items = members(parsed, cls) or []
+        methods = [
+            m
+            for m in items
+            if m.definition is not None
+            and m.definition.kind == "method"
+            and names.count(m.definition.name) == 1
+            and data.count(b"\n", 0, m.definition.start) < data.count(b"\n", 0, m.definition.end)
+            and not data[data.rfind(b"\n", 0, m.start) + 1 : m.start].strip()
+        ]
+        if len(methods) < 2 or items[0].first_row <= data.count(b"\n", 0, cls.start):
+            continue
+        for case in range(cases):
+            chosen = sorted(rng.sample(methods, rng.randint(1, min(3, len(methods) - 1))), key=lambda m: m.first_row)
+            inserted: dict[int, str] = {}
+            for number, member in enumerate(chosen):
+                assert member.definition is not None
+                header = data.count(b"\n", 0, member.definition.start)
+                following = lines[header + 1]
+                inserted[header] = following[: len(following) - len(following.lstrip())] + _marker(path, number)
+            expected = "\n".join(line for row, line in enumerate(lines) for line in [line, inserted.get(row)] if line is not None)
+            first = data.count(b"\n", 0, cls.outer_start)
+            last = data.count(b"\n", 0, cls.end)
+            out = lines[first : items[0].first_row]
+            row = items[0].first_row
+            indent = lines[items[0].first_row][: len(lines[items[0].first_row]) - len(lines[items[0].first_row].lstrip())]
+            for member in chosen:
+                if any(line.strip() for line in lines[row : member.first_row]):
+                    out += [indent + comment + " ... existing code ...", ""]
+                for r in range(member.first_row, member.last_row + 1):
+                    out.append(lines[r])
+                    if r in inserted:
+                        out.append(inserted[r])
+                out.append("")
+                row = member.last_row + 1
+            if any(line.strip() for line in lines[row:last]) and row <= items[-1].last_row:
+                out.append(indent + comment + " ... existing code ...")
+            out += [line for line in lines[max(row, items[-1].last_row + 1) : last + 1]]
+            payload = "\n".join(out)
+            reply = _reply(name, payload, _fence(path)).replace(
+                f"FILE: {name}\n", f"FILE: {name}\n{comment} TARGET_NODE: class {cls.name}\n"
+            )
+            where = f"{path} class {cls.name} case {case} ({[m.definition.name for m in chosen if m.definition]})"
+            _check(tmp_path, tally, name, text, reply, expected, where)
 
 
 def _diff(expected: str, actual: str) -> str:
@@ -210,9 +282,11 @@ def test_subsets_of_definitions_change_only_themselves(group: str, tmp_path: Pat
     if group == "fixtures":
         for path in _fixture_files():
             _run_cases(path, CASES_PER_FILE, rng, tmp_path, tally)
+            _class_cases(path, CLASS_CASES, rng, tmp_path, tally)
     else:
         for path in _large_files():
             _run_cases(path, LARGE_CASES, rng, tmp_path, tally)
+            _class_cases(path, CLASS_CASES, rng, tmp_path, tally)
     total = tally.applied + tally.failed
     print(f"{group}: {total} cases, {tally.applied} applied exactly, {tally.failed} refused")
     assert total > 0
