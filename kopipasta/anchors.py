@@ -6,7 +6,10 @@ payload line right before the placeholder and the one right after it each
 occur exactly once in the original definition (compared as whole lines,
 indentation aside), in that order; otherwise the block fails, naming the
 placeholder's line. The definition's own first and last lines (its
-signature, its closing brace) anchor to the original's first and last.
+signature, its closing brace) anchor to the original's first and last when
+they are equal; a one-line signature anchors to the original's even when it
+changed (`def f(x, strict=False):` then `# ... existing code ...`), since
+the definition was matched by name.
 
 The payload is first rendered at the definition's place in the file (its
 indentation, the file's unit), so the original lines copied in and the
@@ -26,6 +29,17 @@ from kopipasta.splice import file_unit, indentation_at, line_start
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
+
+
+def _same_header(payload_line: str, original_line: str) -> bool:
+    """Both are the one-line header of a definition, starting with the same keyword (`def`, `export`, …).
+
+    A decorator or a comment is not a header: it may be there in one and not the other.
+    """
+    if payload_line.startswith(("@", "#", "//", "/*", "*")) or original_line.startswith(("@", "#", "//", "/*", "*")):
+        return False
+    first = payload_line.split(None, 1)[:1]
+    return bool(first) and first == original_line.split(None, 1)[:1] and payload_line.endswith((":", "{"))
 
 
 def _original_lines(data: bytes, tree: Tree, definition: Definition) -> list[str]:
@@ -73,6 +87,8 @@ def expand(
         key = rendered[payload_row].strip()
         if payload_row == edge and keys[edge_original] == key:
             return edge_original
+        if payload_row == edge == first_code and _same_header(key, keys[edge_original]):
+            return edge_original  # the restated signature stands for the original's, changed or not
         found = [i for i, k in enumerate(keys) if k == key]
         return found[0] if len(found) == 1 else None
 
