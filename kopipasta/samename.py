@@ -15,7 +15,7 @@ _MAX_ENTRIES = 50_000  # a huge tree is not searched to the end: a hint is not w
 
 
 def same_name(root: Path, relative: str) -> list[str]:
-    """Existing files whose path ends with the path as written (`tokens.py` → `app/tokens.py`)."""
+    """Existing files of the same name (`tokens.py` → `app/tokens.py`), those ending alike first."""
     wanted = PurePosixPath(relative.replace("\\", "/").lstrip("./"))
     if not wanted.name:
         return []
@@ -29,9 +29,15 @@ def same_name(root: Path, relative: str) -> list[str]:
         if wanted.name not in files:
             continue
         path = PurePosixPath(Path(folder, wanted.name).relative_to(root).as_posix())
-        if path != wanted and path.parts[-len(wanted.parts) :] == wanted.parts:
+        if path != wanted:
             found.append(path.as_posix())
-    return sorted(found, key=lambda p: (p.count("/"), p))[:5]
+
+    def rank(path: str) -> tuple[bool, int, str]:
+        # `components/Tables.tsx` → `src/components/Tables.tsx` before any other `Tables.tsx`.
+        ends_alike = PurePosixPath(path).parts[-len(wanted.parts) :] == wanted.parts
+        return (not ends_alike, path.count("/"), path)
+
+    return sorted(found, key=rank)[:5]
 
 
 def did_you_mean(paths: list[str]) -> str:

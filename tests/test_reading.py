@@ -124,5 +124,9 @@ def test_same_name_finds_files_whose_path_ends_with_the_one_written(tmp_path: Pa
     (tmp_path / "app" / "tokens.py").write_text("x = 1\n")
     (tmp_path / "node_modules" / "app").mkdir(parents=True)
     (tmp_path / "node_modules" / "app" / "tokens.py").write_text("x = 1\n")
-    assert same_name(tmp_path, "tokens.py") == ["app/tokens.py"]
-    assert same_name(tmp_path, "lib/tokens.py") == []
+    (tmp_path / "lib" / "app").mkdir(parents=True)
+    (tmp_path / "lib" / "app" / "tokens.py").write_text("x = 1\n")
+    assert same_name(tmp_path, "tokens.py") == ["app/tokens.py", "lib/app/tokens.py"]
+    assert same_name(tmp_path, "src/app/tokens.py") == ["app/tokens.py", "lib/app/tokens.py"]
+    assert same_name(tmp_path, "lib/tokens.py") == ["app/tokens.py", "lib/app/tokens.py"]
+    assert same_name(tmp_path, "other.py") == []
