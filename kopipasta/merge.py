@@ -141,9 +141,10 @@ def _namesakes(plan: _Plan, scope: tuple[str, ...], any_depth: bool, payload_mem
     for name, indices in by_name.items():
         kind = payload_members[indices[0]].definition.kind  # type: ignore[union-attr]
         same_scope = [d for d in originals if d.scope == scope and d.name == name]
-        if not same_scope and any_depth and any(d.name == name for d in originals):
+        everywhere = plan.original.definitions  # TARGET_NODE finds a name at any depth, a hook's handler too
+        if not same_scope and any_depth and any(d.name == name for d in everywhere):
             try:
-                same_scope = [resolve(Target(kind, (name,), None), originals, plan.file)]
+                same_scope = [resolve(Target(kind, (name,), None), everywhere, plan.file)]
             except AmbiguousTarget as error:
                 raise plan.fail(
                     f"'{name}' is defined more than once, so which one the fragment replaces is not certain "
