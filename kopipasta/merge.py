@@ -194,6 +194,10 @@ def _restates_all_members(plan: _Plan, original: Definition, restated: Definitio
     pscope = (*restated.scope, restated.name)
     have = {d.name for d in structural(plan.original.definitions) if d.scope == scope}
     sent = {d.name for d in plan.payload.definitions if d.scope == pscope}
+    # Interface properties and enum members count too: `interface P { caption?: string }` sent for
+    # a five-property interface adds one, it does not delete four.
+    have |= {m.key for m in members(plan.original, original) or [] if m.kind == "field"}
+    sent |= {m.key for m in members(plan.payload, restated) or [] if m.kind == "field"}
     return have <= sent
 
 

@@ -36,8 +36,17 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from kopipasta.definitions import Definition
 from kopipasta.languages import LanguageSpec
-from kopipasta.members import members, placeholder_rows, read_file, read_payload, structural
+from kopipasta.members import (
+    CONTAINER_KINDS,
+    Parsed,
+    members,
+    placeholder_rows,
+    read_file,
+    read_payload,
+    structural,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
@@ -68,7 +77,9 @@ def read_code_block(spec: LanguageSpec, data: bytes, tree: Tree, payload: str) -
     sent = {d.qualified_name for d in structural(parsed.definitions)}
     missing = [d for d in file_definitions if d.qualified_name not in sent]
     missing_top = [d for d in missing if not d.scope]
-    partial_container = any(d.scope and ".".join(d.scope) in sent for d in missing)
+    partial_container = any(d.scope and ".".join(d.scope) in sent for d in missing) or _fields_missing(
+        original, parsed, file_definitions
+    )
     restated_top = len(top) - len(missing_top)
     if restated_top < 1 or partial_container:
         return Reading(FRAGMENT)
@@ -83,6 +94,19 @@ def read_code_block(spec: LanguageSpec, data: bytes, tree: Tree, payload: str) -
     if not frame <= sent_frame or len(missing_top) > len(top) // 4:
         return Reading(FRAGMENT)
     return Reading(WHOLE, tuple(d.qualified_name for d in missing_top))
+
+
+def _fields_missing(original: Parsed, parsed: Parsed, file_definitions: list[Definition]) -> bool:
+    """Whether a restated interface or enum leaves out some of its properties or members."""
+    sent = {d.qualified_name: d for d in structural(parsed.definitions)}
+    for definition in file_definitions:
+        restated = sent.get(definition.qualified_name)
+        if restated is None or definition.kind not in CONTAINER_KINDS:
+            continue
+        have = {m.key for m in members(original, definition) or [] if m.kind == "field"}
+        if have and not have <= {m.key for m in members(parsed, restated) or [] if m.kind == "field"}:
+            return True
+    return False
 
 
 def _first_line(text: str) -> str:
