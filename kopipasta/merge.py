@@ -100,6 +100,7 @@ class _Plan:
     original: Parsed
     elided: bool
     explicit: Definition | None  # the TARGET_NODE's own definition: replaced whole, as the directive says
+    siblings_only: bool = False  # a TARGET_NODE payload beside its target: names are the target's siblings
     steps: list[_Step] = field(default_factory=list)
     imports: list[str] = field(default_factory=list)
 
@@ -209,7 +210,7 @@ def _plan_container(plan: _Plan, original: Definition | None, restated: Definiti
     if payload_members is None or original_members is None:
         raise plan.fail(f"cannot read the members of {what}")
     scope = () if original is None else (*original.scope, original.name)
-    any_depth = original is None and not plan.elided
+    any_depth = original is None and not plan.elided and not plan.siblings_only
     namesakes = _namesakes(plan, scope, any_depth, payload_members)
     all_definitions = plan.original.definitions
 
@@ -561,8 +562,18 @@ def merge_targeted(
     parsed = read_payload(spec, payload, original_span)
     top = [d for d in structural(parsed.definitions) if not d.scope]
     originals = structural(list_definitions(spec, tree))
+    # With the target at its own top level, the payload stands where the target does: only the
+    # target's siblings can be restated. Without it, the payload is a larger piece (the whole
+    # file, the class around the target): any definition of the file can be.
+    beside_target = any(d.name == target.name for d in top)
     restates_others = any(
-        d.name != target.name and any(o.name == d.name for o in originals if o.start != target.start) for d in top
+        d.name != target.name
+        and any(
+            o.name == d.name and (not beside_target or o.scope == target.scope)
+            for o in originals
+            if o.start != target.start
+        )
+        for d in top
     )
     if not parsed.placeholders and not restates_others:
         return None
@@ -593,7 +604,8 @@ def merge_targeted(
         # its other definitions are the target's siblings. Otherwise it is a larger piece (the
         # whole file, the class around the target), read from the module down.
         container = None
-        if any(m.definition is not None and m.definition.name == target.name for m in own) and target.scope:
+        plan.siblings_only = beside_target
+        if beside_target and target.scope:
             container = next(
                 (
                     d
