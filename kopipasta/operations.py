@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kopipasta import datapath, insert, merge, reading, wholefile
+from kopipasta import data as data_formats
+from kopipasta import insert, merge, reading, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import list_definitions
 from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
@@ -18,7 +19,7 @@ from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, pars
 from kopipasta.members import read_payload, structural
 from kopipasta.model import Operation, Patch
 from kopipasta.replace import replace_node
-from kopipasta.resolve import parse_target, resolve
+from kopipasta.resolve import parse_target, resolve_with_payload
 from kopipasta.samename import did_you_mean, same_name
 from kopipasta.workspace import Source, load
 
@@ -92,16 +93,18 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     target = parse_target(patch.target, patch.file)
     data = document.source.data
     tree = document.tree
-    definition = resolve(target, list_definitions(spec, tree), patch.file)
+    definition, picked_note = resolve_with_payload(target, list_definitions(spec, tree), patch.file, data, patch.payload)
     newline = document.source.newline
     # A payload that elides, or restates more than its target, is merged as §6 reads a file block.
     merged = merge.merge_targeted(
         spec, data, tree, newline, patch.payload, definition, file=patch.file, label=str(target)
     )
     if merged is not None:
-        return Edit(merged.data, merged.tree, merged.note(), merged.reading)
+        note = "; ".join(n for n in (picked_note, merged.note()) if n)
+        return Edit(merged.data, merged.tree, note, merged.reading)
     result = replace_node(spec, data, tree, newline, definition, patch.payload, file=patch.file, label=str(target))
-    return Edit(result.data, result.tree, result.note)
+    note = "; ".join(n for n in (picked_note, result.note) if n)
+    return Edit(result.data, result.tree, note)
 
 
 def _add_or_delete(patch: Patch, document: Document) -> Edit:
@@ -127,20 +130,14 @@ def _add_or_delete(patch: Patch, document: Document) -> Edit:
 
 def _set_path(patch: Patch, document: Document) -> Edit:
     assert patch.target is not None
-    if not datapath.is_json_file(patch.file):
+    if data_formats.format_of(patch.file) is None:
         raise UnsupportedFile(
-            f"TARGET_PATH {patch.target} in {patch.file}: data paths work in JSON files only for now",
+            f"TARGET_PATH {patch.target} in {patch.file}: data paths work in JSON, YAML and TOML files only",
             "send the whole file instead (FILE and no target)",
         )
     text = document.source.data.decode("utf-8")
-    # The value is re-serialised in the file's own newline style, whatever the payload's.
-    new_text = datapath.set_json_value(
-        text,
-        patch.target,
-        patch.payload,
-        file=patch.file,
-        allow_comments=datapath.allows_comments(patch.file),
-    )
+    # The value is written in the file's own newline style, whatever the payload's.
+    new_text = data_formats.set_value(text, patch.target, patch.payload, file=patch.file)
     return Edit(new_text.encode("utf-8"), None)
 
 

@@ -137,7 +137,8 @@ def opaque_whole(path: str, old: str, payload: str) -> OpaqueVerdict:
         return OpaqueVerdict(True)
     suffix = PurePosixPath(path).suffix.lower()
     name = PurePosixPath(path).name.lower()
-    hint = _DATA_HINT if suffix in (".json", ".jsonc") or name.endswith(".json5") else "send the whole file"
+    data_file = suffix in (".json", ".jsonc", ".yml", ".yaml", ".toml") or name.endswith(".json5")
+    hint = _DATA_HINT if data_file else "send the whole file"
     if suffix in (".json", ".jsonc"):
         return _json_whole(old, payload, hint)
     parts: tuple[list[str], list[str]] | None = None
