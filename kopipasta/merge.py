@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from kopipasta import anchors, fields, insert
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
-from kopipasta.errors import AmbiguousTarget, PatchError, PayloadError, TargetNotFound
+from kopipasta.errors import AmbiguousTarget, TargetNotFound
 from kopipasta.imports import apply_edits, plan_imports
 from kopipasta.languages import LanguageSpec
 from kopipasta.members import (
@@ -38,35 +38,13 @@ from kopipasta.members import (
     structural,
     text_of,
 )
+from kopipasta.mergeplan import Plan, Step, find_ref, plan_new, ref_of
 from kopipasta.model import Operation
 from kopipasta.replace import replace_node
 from kopipasta.resolve import Target, resolve
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
-
-
-@dataclass(frozen=True)
-class Ref:
-    """A definition of the original file, found again after earlier steps changed the bytes."""
-
-    qualified: str
-    ordinal: int  # among the definitions sharing this qualified name, 1-based
-    total: int
-
-    @property
-    def target(self) -> str:
-        return f"{self.qualified}#{self.ordinal}" if self.total > 1 else self.qualified
-
-
-@dataclass(frozen=True)
-class _Step:
-    action: str  # "replace", "anchored", "after", "before", "append", "append_file"
-    ref: Ref | None
-    text: str
-    names: tuple[str, ...]
-    first_row: int = 0  # the text's first row in the payload, for messages
-    key: str = ""  # field steps: the member's name in its container
 
 
 @dataclass
@@ -89,42 +67,10 @@ class Merged:
         return "; ".join(parts)
 
 
-@dataclass
-class _Plan:
-    spec: LanguageSpec
-    file: str
-    label: str
-    hint: str
-    lines: list[str]
-    payload: Parsed
-    original: Parsed
-    elided: bool
-    explicit: Definition | None  # the TARGET_NODE's own definition: replaced whole, as the directive says
-    siblings_only: bool = False  # a TARGET_NODE payload beside its target: names are the target's siblings
-    steps: list[_Step] = field(default_factory=list)
-    imports: list[str] = field(default_factory=list)
-
-    def fail(self, message: str, hint: str | None = None) -> PayloadError:
-        return PayloadError(f"{self.label} in {self.file}: {message}", hint or self.hint)
-
-
-def _ref(definitions: list[Definition], definition: Definition) -> Ref:
-    same = [d for d in definitions if d.qualified_name == definition.qualified_name]
-    ordinal = next(i for i, d in enumerate(same, 1) if d.start == definition.start)
-    return Ref(definition.qualified_name, ordinal, len(same))
-
-
-def _find(definitions: list[Definition], ref: Ref, file: str) -> Definition:
-    same = [d for d in definitions if d.qualified_name == ref.qualified]
-    if len(same) != ref.total:
-        raise PatchError(f"Internal error (lost track of {ref.target} in {file}) — this is a bug in kopipasta")
-    return same[ref.ordinal - 1]
-
-
 # --- planning -------------------------------------------------------------------------
 
 
-def _namesakes(plan: _Plan, scope: tuple[str, ...], any_depth: bool, payload_members: list[Member]) -> dict[int, Definition | None]:
+def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_members: list[Member]) -> dict[int, Definition | None]:
     """Each payload definition's original, by index in `payload_members`; None for a new one.
 
     In a container (and in an elided file) a member's namesake is the member of
@@ -190,7 +136,7 @@ def _container_header(parsed: Parsed, definition: Definition) -> str:
     return squash(parsed.data[definition.start : body_start].decode("utf-8", "replace"))
 
 
-def _restates_all_members(plan: _Plan, original: Definition, restated: Definition) -> bool:
+def _restates_all_members(plan: Plan, original: Definition, restated: Definition) -> bool:
     scope = (*original.scope, original.name)
     pscope = (*restated.scope, restated.name)
     have = {d.name for d in structural(plan.original.definitions) if d.scope == scope}
@@ -202,7 +148,7 @@ def _restates_all_members(plan: _Plan, original: Definition, restated: Definitio
     return have <= sent
 
 
-def _plan_container(plan: _Plan, original: Definition | None, restated: Definition | None) -> None:
+def _plan_container(plan: Plan, original: Definition | None, restated: Definition | None) -> None:
     """Map the payload container's members onto the original's and queue the steps."""
     payload_members = members(plan.payload, restated)
     original_members = members(plan.original, original)
@@ -244,7 +190,7 @@ def _plan_container(plan: _Plan, original: Definition | None, restated: Definiti
             if original_members[same[0]].text != member.text:
                 assert original is not None
                 plan.steps.append(
-                    _Step("field_replace", _ref(all_definitions, original), text_of(plan.lines, member), (member.key,), member.first_row, member.key)
+                    Step("field_replace", ref_of(all_definitions, original), text_of(plan.lines, member), (member.key,), member.first_row, member.key)
                 )
             entries.append(("anchor", same[0], member))
         elif member.kind == "statement":
@@ -286,12 +232,12 @@ def _plan_container(plan: _Plan, original: Definition | None, restated: Definiti
             f"nothing in the payload is defined in the file ({names}), so it is neither the whole file nor a change to it",
             "to add definitions use `APPEND_TO: file` or INSERT_AFTER; to replace the file, send all of it",
         )
-    _plan_new(plan, original, original_members, entries, all_definitions)
+    plan_new(plan, original, original_members, entries, all_definitions)
 
 
-def _plan_definition(plan: _Plan, found: Definition, member: Member) -> None:
+def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
     assert member.definition is not None
-    ref = _ref(plan.original.definitions, found)
+    ref = ref_of(plan.original.definitions, found)
     name = found.qualified_name
     text = text_of(plan.lines, member)
     is_container = found.kind in CONTAINER_KINDS
@@ -305,7 +251,7 @@ def _plan_definition(plan: _Plan, found: Definition, member: Member) -> None:
             _plan_container(plan, found, member.definition)
             return
         rows = tuple(row - member.first_row for row in plan.payload.placeholders if member.first_row <= row <= member.last_row)
-        plan.steps.append(_Step("anchored", ref, text, (name,) + tuple(map(str, rows)), member.first_row))
+        plan.steps.append(Step("anchored", ref, text, (name,) + tuple(map(str, rows)), member.first_row))
         return
     explicit = plan.explicit is not None and found.start == plan.explicit.start
     if is_container and not explicit and not _restates_all_members(plan, found, member.definition):
@@ -318,147 +264,13 @@ def _plan_definition(plan: _Plan, found: Definition, member: Member) -> None:
             )
         _plan_container(plan, found, member.definition)
         return
-    plan.steps.append(_Step("replace", ref, text, (name,), member.first_row))
-
-
-def _plan_new(
-    plan: _Plan,
-    original: Definition | None,
-    original_members: list[Member],
-    entries: list[tuple[str, int | Definition | None, Member]],
-    definitions: list[Definition],
-) -> None:
-    """Where each run of new definitions goes: beside its restated neighbours (§6)."""
-    i = 0
-    while i < len(entries):
-        if entries[i][0] != "new":
-            i += 1
-            continue
-        j = i
-        while j + 1 < len(entries) and entries[j + 1][0] == "new":
-            j += 1
-        run = [m for _, _, m in entries[i : j + 1]]
-        names = tuple(m.definition.name if m.definition is not None else m.key for m in run)
-        text = "\n".join(plan.lines[run[0].first_row : run[-1].last_row + 1])
-        before = _neighbour(entries, i - 1, -1)
-        after = _neighbour(entries, j + 1, 1)
-        step = _placement(plan, original, original_members, definitions, before, after, text, names, run[0])
-        plan.steps.append(step)
-        i = j + 1
-
-
-def _neighbour(
-    entries: list[tuple[str, int | Definition | None, Member]], start: int, direction: int
-) -> tuple[int | Definition | None, bool, bool]:
-    """The nearest anchor in a direction: (its index in the original, a gap between, anything between)."""
-    gap = False
-    k = start
-    while 0 <= k < len(entries):
-        kind, index, _ = entries[k]
-        if kind == "gap":
-            gap = True
-        elif kind == "anchor" and index is not None:
-            return index, gap, True
-        k += direction
-    return None, gap, False
-
-
-def _placement(
-    plan: _Plan,
-    original: Definition | None,
-    original_members: list[Member],
-    definitions: list[Definition],
-    before: tuple[int | Definition | None, bool, bool],
-    after: tuple[int | Definition | None, bool, bool],
-    text: str,
-    names: tuple[str, ...],
-    first: Member,
-) -> _Step:
-    previous, gap_before, _ = before
-    following, gap_after, _ = after
-    where: tuple[str, int | Definition | None]
-    if not plan.elided:
-        if previous is not None:
-            where = ("after", previous)
-        elif following is not None:
-            where = ("before", following)
-        else:
-            where = ("end", None)
-    elif previous is not None and not gap_before:
-        where = ("after", previous)
-    elif following is not None and not gap_after:
-        where = ("before", following)
-    elif gap_before and not gap_after and following is None:
-        where = ("end", None)
-    elif gap_after and not gap_before and previous is None:
-        where = ("start", None)
-    elif previous is None and following is None:
-        # `# ...`, the new member, `# ...`: nothing restated around it says where; like
-        # APPEND_TO, it goes last (where it stands changes no meaning, and nothing is lost).
-        where = ("end", None)
-    else:
-        raise plan.fail(
-            f"the new {', '.join(names)} at the payload's line {first.first_row + 1} stands between placeholders, "
-            "so where it goes is not certain",
-            "send it with `INSERT_AFTER: <the definition it follows>`",
-        )
-    return _insertion(plan, original, original_members, definitions, where, text, names, first)
-
-
-def _insertion(
-    plan: _Plan,
-    original: Definition | None,
-    original_members: list[Member],
-    definitions: list[Definition],
-    where: tuple[str, int | Definition | None],
-    text: str,
-    names: tuple[str, ...],
-    first: Member,
-) -> _Step:
-    kind, index = where
-    if isinstance(index, Definition):
-        return _Step(kind, _ref(definitions, index), text, names, first.first_row)
-    if kind == "start":
-        index = next((k for k, m in enumerate(original_members) if m.kind == "definition"), None)
-        kind = "before" if index is not None else "end"
-    if kind in ("after", "before") and index is not None and original_members[index].kind == "field" and original is not None:
-        return _Step(f"field_{kind}", _ref(definitions, original), text, names, first.first_row, original_members[index].key)
-    if kind == "after" and index is not None:
-        member = original_members[index]
-        if member.definition is None:
-            # After a statement or the imports: before the definition that follows them.
-            following = index + 1
-            if following >= len(original_members):
-                kind = "end"
-            elif original_members[following].definition is not None:
-                kind, index = "before", following
-            else:
-                raise plan.fail(
-                    f"cannot tell where the new {', '.join(names)} goes (after line {member.first_row + 1} of the file)",
-                    "send it with INSERT_AFTER or INSERT_BEFORE naming a definition",
-                )
-    if kind == "before" and index is not None and original_members[index].definition is None:
-        preceding = index - 1
-        if preceding >= 0 and original_members[preceding].definition is not None:
-            kind, index = "after", preceding
-        else:
-            raise plan.fail(
-                f"cannot tell where the new {', '.join(names)} goes",
-                "send it with INSERT_AFTER or INSERT_BEFORE naming a definition",
-            )
-    if kind in ("after", "before") and index is not None:
-        anchor = original_members[index].definition
-        assert anchor is not None
-        return _Step(kind, _ref(definitions, anchor), text, names, first.first_row)
-    if original is None:
-        return _Step("append_file", None, text, names, first.first_row)
-    return _Step("append", _ref(definitions, original), text, names, first.first_row)
+    plan.steps.append(Step("replace", ref, text, (name,), member.first_row))
 
 
 # --- carrying out ---------------------------------------------------------------------
 
 
-def _run(plan: _Plan, data: bytes, tree: Tree, newline: str) -> Merged:
+def _run(plan: Plan, data: bytes, tree: Tree, newline: str) -> Merged:
     spec, file = plan.spec, plan.file
     merged = Merged(data, tree)
     if plan.imports:
@@ -472,7 +284,7 @@ def _run(plan: _Plan, data: bytes, tree: Tree, newline: str) -> Merged:
         definitions = list_definitions(spec, tree)
         if step.action in ("replace", "anchored"):
             assert step.ref is not None
-            target = _find(definitions, step.ref, file)
+            target = find_ref(definitions, step.ref, file)
             text = step.text
             if step.action == "anchored":
                 rows = [int(r) for r in step.names[1:]]
@@ -486,7 +298,7 @@ def _run(plan: _Plan, data: bytes, tree: Tree, newline: str) -> Merged:
             continue
         if step.action.startswith("field_"):
             assert step.ref is not None
-            container = _find(definitions, step.ref, file)
+            container = find_ref(definitions, step.ref, file)
             new_data, tree = fields.apply_field_step(
                 spec, data, tree, newline, container, step.key, step.text, step.action.removeprefix("field_"),
                 file=file, label=plan.label,
@@ -531,7 +343,7 @@ def merge_file_block(
         if elided
         else "add `TARGET_NODE: <name>` for one definition, or send the complete file"
     )
-    plan = _Plan(
+    plan = Plan(
         spec, file, label, hint, payload.split("\n"), read_payload(spec, payload, data), read_file(spec, data, tree), elided, None
     )
     _check_parses(plan)
@@ -577,7 +389,7 @@ def merge_targeted(
     )
     if not parsed.placeholders and not restates_others:
         return None
-    plan = _Plan(
+    plan = Plan(
         spec,
         file,
         f"TARGET_NODE {label}",
@@ -620,7 +432,7 @@ def merge_targeted(
     return merged
 
 
-def _check_parses(plan: _Plan) -> None:
+def _check_parses(plan: Plan) -> None:
     if plan.payload.has_error:
         from kopipasta.languages import first_error
 
