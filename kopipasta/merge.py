@@ -41,7 +41,8 @@ from kopipasta.members import (
 from kopipasta.mergeplan import Plan, Step, find_ref, plan_new, ref_of
 from kopipasta.model import Operation
 from kopipasta.replace import replace_node
-from kopipasta.resolve import Target, resolve
+from kopipasta.resolve import Target, resolve_with_payload
+from kopipasta.shape import pick_by_shape
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
@@ -91,7 +92,11 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
         everywhere = plan.original.definitions  # TARGET_NODE finds a name at any depth, a hook's handler too
         if not same_scope and any_depth and any(d.name == name for d in everywhere):
             try:
-                same_scope = [resolve(Target(kind, (name,), None), everywhere, plan.file)]
+                # A property and its setter share a name: the payload's shape may settle it (§4).
+                text = text_of(plan.lines, payload_members[indices[0]]) if len(indices) == 1 else ""
+                same_scope = [
+                    resolve_with_payload(Target(kind, (name,), None), everywhere, plan.file, plan.original.data, text)[0]
+                ]
             except AmbiguousTarget as error:
                 raise plan.fail(
                     f"'{name}' is defined more than once, so which one the fragment replaces is not certain "
@@ -111,6 +116,10 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 f"the payload's {kind} '{name}' is a {found.kind} in the file (line {found.line})",
                 f"add `TARGET_NODE: {found.kind} {found.qualified_name}` to the block",
             )
+        if len(fitting) != len(indices) and len(indices) == 1 and len({d.qualified_name for d in fitting}) == 1:
+            picked = pick_by_shape(fitting, plan.original.data, text_of(plan.lines, payload_members[indices[0]]))
+            if picked is not None:
+                fitting = [picked[0]]
         if len(fitting) != len(indices):
             lines = ", ".join(str(d.line) for d in fitting)
             raise plan.fail(
