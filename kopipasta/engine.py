@@ -37,8 +37,13 @@ def apply_reply(
     dry_run: bool = False,
     strict: bool = False,
     only: tuple[str, ...] = (),
+    partial: bool = False,
 ) -> Report:
-    """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules."""
+    """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules.
+
+    `partial` writes a file even when one of its blocks failed, with just the
+    blocks that succeeded (each checked as always); the user asked for it.
+    """
     read = read_reply(text)
     blocks = read.blocks
     notes: tuple[str, ...] = ()
@@ -65,7 +70,7 @@ def apply_reply(
             ),
             notes=notes,
         )
-    return replace(_commit(root, outcomes, files, dry_run=dry_run, strict=strict), notes=notes)
+    return replace(_commit(root, outcomes, files, dry_run=dry_run, strict=strict, partial=partial), notes=notes)
 
 
 def _reply_error(message: str) -> Report:
@@ -104,14 +109,17 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: t
             state.blocks.append(block.index)
             if state.failed_block is None:
                 state.failed_block = block.index
-        return _failed(block, patch, error.message, error.hint)
+        return _failed(block, patch, error.message, error.hint, type(error).__name__)
     except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
         if state is not None and state.failed_block is None:
             state.failed_block = block.index
-        return _failed(block, patch, f"Internal error ({type(error).__name__}: {error})", "this is a bug in kopipasta; please report it with the reply")
+        return _failed(
+            block, patch, f"Internal error ({type(error).__name__}: {error})",
+            "this is a bug in kopipasta; please report it with the reply", "InternalError",
+        )
 
 
-def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outcome:
+def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str) -> Outcome:
     return Outcome(
         block.index,
         block.line,
@@ -121,6 +129,7 @@ def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outco
         Status.FAILED,
         message,
         hint,
+        failure_kind=kind,
     )
 
 
@@ -171,13 +180,23 @@ def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
 
 
 def _commit(
-    root: Path, outcomes: list[Outcome], files: dict[str, _FileState], *, dry_run: bool, strict: bool
+    root: Path,
+    outcomes: list[Outcome],
+    files: dict[str, _FileState],
+    *,
+    dry_run: bool,
+    strict: bool,
+    partial: bool = False,
 ) -> Report:
     first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
     changes: list[FileChange] = []
     for path, state in files.items():
         after = state.document.source.to_bytes()
-        if state.failed_block is not None:
+        if state.failed_block is not None and partial and not strict:
+            if after != state.original:
+                _note_partial(outcomes, state.blocks, state.failed_block)
+                changes.append(FileChange(path, state.original, after))
+        elif state.failed_block is not None:
             _hold_back(outcomes, state.blocks, f"not written: block {state.failed_block} on this file failed")
         elif strict and first_failure is not None:
             _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed")
@@ -189,6 +208,14 @@ def _commit(
         for change in changes:
             write_atomic(confine(root, change.path), change.after)
     return Report(tuple(outcomes), tuple(changes), written=written)
+
+
+def _note_partial(outcomes: list[Outcome], block_indices: list[int], failed_block: int) -> None:
+    """--partial: say on each block that is written that its file goes without the failed one."""
+    for i, outcome in enumerate(outcomes):
+        if outcome.block_index in block_indices and outcome.status is Status.APPLIED:
+            note = f"written without failed block {failed_block} (--partial)"
+            outcomes[i] = replace(outcome, message=f"{outcome.message}; {note}" if outcome.message else note)
 
 
 def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str) -> None:

@@ -98,6 +98,7 @@ class Outcome:
     # How the block was read (PROTOCOL.md §7): "whole file", "inferred fragment", "merged elision",
     # "read by definition" (a TARGET_NODE payload restating more than its target); "" for a directive.
     reading: str = ""
+    failure_kind: str = ""  # for a failure, the error's class (TargetNotFound, SyntaxCheckError, …): the apply log counts them
 
 
 @dataclass(frozen=True)
