@@ -141,7 +141,7 @@ def _apply_block(
                     f"Refusing to write {patch.file}: it is read-only",
                     "make it writable (chmod u+w), or pass --force",
                 )
-            state = _FileState(open_document(source), source.to_bytes() if source.exists else None)
+            state = _FileState(open_document(source, root), source.to_bytes() if source.exists else None)
             state.stale = None if force else staleness.changed_since_prompt(root, source)
             files[real] = state
         staleness.check(patch, state.stale)
@@ -152,7 +152,9 @@ def _apply_block(
         added, removed = _line_counts(before, edit.data)
         status = Status.UNCHANGED if edit.data == before and state.document.source.exists else Status.APPLIED
         state.blocks.append(block.index)
-        return Outcome(block.index, block.line, path, patch.operation, patch.target, status, edit.note, "", added, removed)
+        return Outcome(
+            block.index, block.line, path, patch.operation, patch.target, status, edit.note, "", added, removed, edit.reading
+        )
     except PatchError as error:
         if state is not None:
             state.blocks.append(block.index)

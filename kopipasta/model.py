@@ -95,6 +95,9 @@ class Outcome:
     hint: str = ""  # what to do about a failure
     lines_added: int = 0
     lines_removed: int = 0
+    # How the block was read (PROTOCOL.md §7): "whole file", "inferred fragment", "merged elision",
+    # "read by definition" (a TARGET_NODE payload restating more than its target); "" for a directive.
+    reading: str = ""
     failure_kind: str = ""  # for a failure, the error's class (TargetNotFound, SyntaxCheckError, …): the apply log counts them
 
 

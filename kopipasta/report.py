@@ -66,6 +66,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "hint": outcome.hint,
         "lines_added": outcome.lines_added,
         "lines_removed": outcome.lines_removed,
+        "reading": outcome.reading or None,
     }
 
 
@@ -210,11 +211,13 @@ def _target_label(outcome: Outcome) -> str:
     if outcome.operation is None:
         return ""
     if outcome.target is None:
-        return "whole file"
+        # A failed file block was not read as anything yet: it may have been a fragment.
+        return outcome.reading or ("file block" if outcome.status is Status.FAILED else "whole file")
     if outcome.operation is Operation.REPLACE_NODE:
-        return outcome.target
-    key = DIRECTIVE_OF_OPERATION.get(outcome.operation, outcome.operation.name)
-    return f"{key} {outcome.target}"
+        label = outcome.target
+    else:
+        label = f"{DIRECTIVE_OF_OPERATION.get(outcome.operation, outcome.operation.name)} {outcome.target}"
+    return f"{label} ({outcome.reading})" if outcome.reading else label
 
 
 def print_diff(console: Console, change: FileChange) -> None:
