@@ -117,6 +117,12 @@ def main(ctx: click.Context) -> None:
 )
 @click.option("--verify", "verify_command", metavar="CMD", help="After writing, run CMD with the shell in the root; exit 3 if it fails.")
 @click.option("--revert-on-fail", is_flag=True, help="When --verify fails, put back exactly what this apply wrote.")
+@click.option(
+    "--allow-delete",
+    is_flag=True,
+    help="Let the reply delete and rename files (/dev/null diffs, *** Delete File, *** Move to, <<<DELETE>>>); "
+    "without it such a block fails. Undo puts deleted files back.",
+)
 def apply(
     reply: str | None,
     root: Path,
@@ -127,6 +133,7 @@ def apply(
     only: tuple[str, ...],
     verify_command: str | None,
     revert_on_fail: bool,
+    allow_delete: bool,
 ) -> None:
     """Apply the patches in REPLY (a file, '-' or stdin) to the project."""
     from kopipasta import journal
@@ -138,7 +145,7 @@ def apply(
     text = read_reply(reply)
     entry_before = journal.newest(root)
     try:
-        report = apply_reply(text, root, dry_run=dry_run, strict=strict, only=only)
+        report = apply_reply(text, root, dry_run=dry_run, strict=strict, only=only, allow_delete=allow_delete)
     except (OSError, journal.JournalError) as error:
         fail(f"Cannot write the patched files: {error_text(error)}", EXIT_FAILED)
     status = exit_status(report)

@@ -19,7 +19,9 @@ from kopipasta.intake import parse_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import Document, apply_patch, open_document
 from kopipasta.plan import plan
-from kopipasta.workspace import confine, load, normalise, write_atomic
+from kopipasta.text.files import apply_text_patch
+from kopipasta.textpatch_syntax import TextPatch, read_text_patch
+from kopipasta.workspace import Source, confine, load, normalise, remove_file, write_atomic
 
 
 @dataclass
@@ -37,6 +39,7 @@ def apply_reply(
     dry_run: bool = False,
     strict: bool = False,
     only: tuple[str, ...] = (),
+    allow_delete: bool = False,
 ) -> Report:
     """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules."""
     blocks = parse_reply(text)
@@ -45,7 +48,15 @@ def apply_reply(
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
     for block in blocks:
-        outcomes.append(_apply_block(block, root, files, only))
+        try:
+            text_patch = read_text_patch(block)
+        except PatchError as error:
+            outcomes.append(_failed(block, None, error.message, error.hint))
+            continue
+        if text_patch is not None:
+            outcomes.extend(_apply_text_block(block, text_patch, root, files, only, allow_delete))
+        else:
+            outcomes.append(_apply_block(block, root, files, only))
     if all(o.status is Status.SKIPPED for o in outcomes):
         return Report(
             tuple(outcomes),
@@ -99,6 +110,63 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: t
         if state is not None and state.failed_block is None:
             state.failed_block = block.index
         return _failed(block, patch, f"Internal error ({type(error).__name__}: {error})", "this is a bug in kopipasta; please report it with the reply")
+
+
+def _file_state(root: Path, files: dict[str, _FileState], path: str, only: tuple[str, ...], written: str) -> _FileState:
+    if only and not any(fnmatch.fnmatchcase(path, pattern) for pattern in only):
+        raise PatchError(
+            f"{written} is outside the files this run may change (--only {' '.join(only)})",
+            "widen --only, or drop this block",
+        )
+    state = files.get(path)
+    if state is None:
+        source = load(root, written)
+        state = _FileState(open_document(source), source.to_bytes() if source.exists else None)
+        files[path] = state
+    return state
+
+
+def _apply_text_block(
+    block: Block, text_patch: TextPatch, root: Path, files: dict[str, _FileState], only: tuple[str, ...], allow_delete: bool
+) -> list[Outcome]:
+    """A diff, search/replace or envelope block (PROTOCOL.md §8): every file it touches, or none."""
+    touched: list[str] = []
+
+    def current(path: str) -> Source:
+        normal = normalise(path)
+        state = _file_state(root, files, normal, only, path)
+        if normal not in touched:
+            touched.append(normal)
+        return state.document.source
+
+    label = text_patch.form
+    try:
+        results = apply_text_patch(text_patch, current, allow_delete=allow_delete)
+    except PatchError as error:
+        for path in touched:
+            files[path].blocks.append(block.index)
+            if files[path].failed_block is None:
+                files[path].failed_block = block.index
+        failing = touched[-1] if touched else block.file
+        return [Outcome(block.index, block.line, failing, Operation.TEXT_PATCH, label, Status.FAILED, error.message, error.hint)]
+    outcomes: list[Outcome] = []
+    for result in results:
+        for path in filter(None, (result.moved_from, result.path)):
+            state = files[path]
+            before, existed = state.document.source.data, state.document.source.exists
+            if path == result.path:
+                state.document.update(result.data, None)
+                if not result.exists:
+                    state.document.source = replace(state.document.source, exists=False)
+            else:
+                state.document.update(b"", None)
+                state.document.source = replace(state.document.source, exists=False)
+            state.blocks.append(block.index)
+        changed = (result.data, result.exists) != (before, existed)
+        added, removed = _line_counts(before, result.data)
+        status = Status.APPLIED if changed else Status.UNCHANGED
+        outcomes.append(Outcome(block.index, block.line, result.path, Operation.TEXT_PATCH, label, status, result.note, "", added, removed))
+    return outcomes
 
 
 def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outcome:
@@ -166,25 +234,29 @@ def _commit(
     first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
     changes: list[FileChange] = []
     for path, state in files.items():
-        after = state.document.source.to_bytes()
+        # A file a text patch deleted has no bytes after (PROTOCOL.md §8, --allow-delete).
+        after = state.document.source.to_bytes() if state.document.source.exists else None
         if state.failed_block is not None:
-            _hold_back(outcomes, state.blocks, f"not written: block {state.failed_block} on this file failed")
+            _hold_back(outcomes, state.blocks, f"not written: block {state.failed_block} on this file failed", path)
         elif strict and first_failure is not None:
-            _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed")
+            _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed", path)
         elif after != state.original:
             changes.append(FileChange(path, state.original, after))
     written = bool(changes) and not dry_run
     if written:
         journal.record(root, changes)
         for change in changes:
-            write_atomic(confine(root, change.path), change.after)
+            if change.after is None:
+                remove_file(confine(root, change.path))
+            else:
+                write_atomic(confine(root, change.path), change.after)
     return Report(tuple(outcomes), tuple(changes), written=written)
 
 
-def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str) -> None:
+def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str, path: str) -> None:
     """Blocks that applied in memory but whose file is not written are reported as skipped."""
     for i, outcome in enumerate(outcomes):
-        if outcome.block_index in block_indices and outcome.status is Status.APPLIED:
+        if outcome.block_index in block_indices and outcome.file == path and outcome.status is Status.APPLIED:
             outcomes[i] = replace(outcome, status=Status.SKIPPED, message=reason)
 
 

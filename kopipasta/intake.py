@@ -82,7 +82,10 @@ def parse_reply(text: str) -> list[Block]:
 
         info = opener["info"].split()[:1]
         blocks.append(_make_block(len(blocks) + 1, start + 1, "".join(info), body, named))
-    return blocks
+    # Text patches written straight into the reply, unfenced (PROTOCOL.md §8).
+    from kopipasta.textpatch_syntax import merge_unfenced
+
+    return merge_unfenced(blocks, lines, prose)
 
 
 def _closes(line: str, fence: str, indent: int) -> bool:

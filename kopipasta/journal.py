@@ -105,7 +105,8 @@ def record(root: Path, changes: Sequence[FileChange]) -> str:
         for i, change in enumerate(changes):
             item: dict[str, Any] = {
                 "path": change.path,
-                "after": _digest(change.after),
+                # A deleted file has no digest: undo checks it is still absent.
+                "after": _digest(change.after) if change.after is not None else None,
                 "created": change.before is None,
             }
             if change.before is None:
@@ -205,7 +206,7 @@ def _read_manifest(folder: Path) -> list[dict[str, Any]]:
     try:
         files = json.loads((folder / _MANIFEST).read_text(encoding="utf-8"))["files"]
         for item in files:
-            if not isinstance(item["path"], str) or not isinstance(item["after"], str):
+            if not isinstance(item["path"], str) or not isinstance(item["after"], (str, type(None))):
                 raise ValueError("bad file record")
             if not item["created"] and not (folder / item["before"]).is_file():
                 raise ValueError(f"missing {item['before']}")

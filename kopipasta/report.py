@@ -85,9 +85,10 @@ def report_json(report: Report, *, dry_run: bool, extra: dict[str, Any] | None =
 
 def unified_diff(change: FileChange) -> list[str]:
     before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    after = change.after.decode("utf-8", "replace").splitlines(keepends=True)
+    after = (change.after or b"").decode("utf-8", "replace").splitlines(keepends=True)
     label_before = f"a/{change.path}" if change.before is not None else "/dev/null"
-    lines = difflib.unified_diff(before, after, label_before, f"b/{change.path}")
+    label_after = f"b/{change.path}" if change.after is not None else "/dev/null"
+    lines = difflib.unified_diff(before, after, label_before, label_after)
     out = []
     for line in lines:
         text = line.rstrip("\r\n")
@@ -153,6 +154,8 @@ def _target_label(outcome: Outcome) -> str:
     if outcome.target is None:
         return "whole file"
     name = outcome.operation.name
+    if name == "TEXT_PATCH":
+        return outcome.target  # how the block was read: diff, search/replace, envelope
     return outcome.target if name == "REPLACE_NODE" else f"{name} {outcome.target}"
 
 

@@ -102,6 +102,11 @@ def load(root: Path, relative: str) -> Source:
     return Source(normal, data, bom, newline, True)
 
 
+def remove_file(path: Path) -> None:
+    """Delete a file a reply deletes (only under `apply --allow-delete`); gone already is fine."""
+    path.unlink(missing_ok=True)
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write through a temporary file in the same folder, then rename over the original.
 
