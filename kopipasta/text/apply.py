@@ -16,7 +16,16 @@ from dataclasses import dataclass
 
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
 from kopipasta.indent import Unit, detect_unit
-from kopipasta.text.matcher import INDENT, NO_SHIFT, TIERS, Match, Shift, closest_difference, find, leading
+from kopipasta.text.matcher import (
+    INDENT,
+    NO_SHIFT,
+    TIERS,
+    Match,
+    Shift,
+    closest_difference,
+    find,
+    leading,
+)
 from kopipasta.textpatch_syntax import DIFF, ENVELOPE, Hunk
 
 UNCHANGED = "unchanged"

@@ -31,9 +31,9 @@ class FileResult:
     moved_from: str | None = None
 
 
-def _deletion_refused(form: str, path: str, what: str) -> PatchError:
+def _deletion_refused(form: str, what: str) -> PatchError:
     return PatchError(
-        f"The {form} {what} {path}: deleting or renaming a file needs `kopipasta apply --allow-delete`",
+        f"The {form} {what}: deleting or renaming a file needs `kopipasta apply --allow-delete`",
         "nothing was written; rerun with --allow-delete if the file should go",
     )
 
@@ -87,7 +87,7 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow
     label = f"the {form}"
     if fp.action == "delete":
         if not allow_delete:
-            raise _deletion_refused(form, path, "deletes")
+            raise _deletion_refused(form, f"deletes {path}")
         if not source.exists:
             return FileResult(path, b"", False, f"{form}: already deleted")
         if fp.hunks:
@@ -113,7 +113,7 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow
     # An update, perhaps with a rename.
     destination = normalise(fp.move_to) if fp.move_to else None
     if destination is not None and not allow_delete:
-        raise _deletion_refused(form, path, f"renames to {destination}")
+        raise _deletion_refused(form, f"renames {path} to {destination}")
     if not source.exists:
         if destination is not None and now(destination).exists:
             # Renamed already (the reply applied before): the hunks must stand in the new file.

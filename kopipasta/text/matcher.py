@@ -178,7 +178,18 @@ def closest_difference(lines: list[str], pattern: list[str]) -> str:
             scores[j - i] += 1
     if not scores:
         return "none of its lines is in the file"
-    start = max(scores, key=lambda s: (scores[s], -s))
+    def prefix(start: int) -> int:
+        """How many of the pattern's first lines stand at `start` (whitespace aside)."""
+        count = 0
+        while count < len(pattern) and 0 <= start + count < len(lines):
+            if lines[start + count].strip() != pattern[count].strip():
+                break
+            count += 1
+        return count
+
+    # The region that agrees longest from its first line wins: the line after is where the
+    # hunk went wrong. Between equals, the one sharing the most lines, then the first.
+    start = max(scores, key=lambda s: (prefix(s), scores[s], -s))
     shown = max(start, 0)
     first_whitespace: int | None = None
     for i, p in enumerate(pattern):
