@@ -148,7 +148,10 @@ def _apply_text_block(
             if files[path].failed_block is None:
                 files[path].failed_block = block.index
         failing = touched[-1] if touched else block.file
-        return [Outcome(block.index, block.line, failing, Operation.TEXT_PATCH, label, Status.FAILED, error.message, error.hint)]
+        message = error.message
+        if len(touched) > 1:
+            message += f" (so none of the block's files is written: {', '.join(touched)})"
+        return [Outcome(block.index, block.line, failing, Operation.TEXT_PATCH, label, Status.FAILED, message, error.hint)]
     outcomes: list[Outcome] = []
     for result in results:
         for path in filter(None, (result.moved_from, result.path)):

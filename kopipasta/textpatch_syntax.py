@@ -158,6 +158,12 @@ def read_text_patch(block: Block) -> TextPatch | None:
         elif form == SEARCH_REPLACE:
             files = _parse_search_replace(lines, file)
         else:
+            code = [k for k, line in enumerate(lines) if line.strip()]
+            first = lines[code[0]] if code else ""
+            if first[:1] in " +-" and not (
+                first.startswith("--- ") and code[0] + 1 < len(lines) and lines[code[0] + 1].startswith("+++ ")
+            ):
+                lines = ["@@", *lines]  # a diff fence of bare +/- lines: one hunk without a header
             files = _parse_diff(lines, file)
     except _Malformed as error:
         raise PayloadError(

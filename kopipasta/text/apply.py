@@ -158,8 +158,8 @@ def apply_hunk(lines: Lines, hunk: Hunk, *, label: str, expected: int | None, fi
                 which = f", and its @@ -{expected + 1} names none of them" if expected is not None else ""
                 raise AmbiguousTarget(
                     f"{label} matches {len(pending)} places (lines {_lines_of(pending)}){which}",
-                    "nothing was written; add context lines that occur once, or give the hunk's "
-                    "`@@ -N` line number (an envelope: an `@@ class X` anchor)",
+                    "nothing was written; add unchanged lines around the change that occur once "
+                    "(a diff may give its `@@ -N` line, an envelope an `@@ class X` anchor)",
                 )
             pending = at_line
         _replace(lines, pending[0], hunk, label=label, tier=tier, newline=newline)
