@@ -35,7 +35,7 @@ _SR_OPEN = re.compile(r"^[ \t]*<{3,}[ \t]*(?:SEARCH)?[ \t]*$", re.IGNORECASE)
 _SR_DIVIDER = re.compile(r"^[ \t]*={3,}[ \t]*$")
 _SR_CLOSE = re.compile(r"^[ \t]*>{3,}[ \t]*(?:REPLACE)?[ \t]*$", re.IGNORECASE)
 _SR_CLOSE_WORD = re.compile(r"^[ \t]*>{3,}[ \t]*REPLACE[ \t]*$", re.IGNORECASE)
-_HUNK_HEADER = re.compile(r"^@@(?:[ \t]*-(?P<old>\d+)(?:,\d+)?[ \t]+\+\d+(?:,\d+)?[ \t]*@@)?(?P<rest>.*)$")
+_HUNK_HEADER = re.compile(r"^@@(?:[ \t]*-(?P<old>\d+)(?:,(?P<count>\d+))?[ \t]+\+\d+(?:,(?P<new_count>\d+))?[ \t]*@@)?(?P<rest>.*)$")
 _NUMBERED_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _GIT_HEADER = re.compile(r"^diff --git (?P<a>\S+) (?P<b>\S+)\s*$")
 # Lines git writes between `diff --git` and `---`: they say nothing we need, bar renames.
@@ -331,8 +331,17 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
                     raise _Malformed(f"its line {i + 1} ({_short(nxt)}) starts with neither ' ', '-' nor '+'")
                 body.append(parsed)
                 i += 1
-            while body and body[-1] == (" ", ""):
-                body.pop()  # blank lines between hunks separate them; they are not context
+            # Blank lines after a hunk separate it from the next, unless its header counts them.
+            counted = int(header["count"]) if header["count"] is not None else (1 if header["old"] else None)
+            while body and body[-1] == (" ", "") and (counted is None or sum(op != "+" for op, _ in body) > counted):
+                body.pop()
+            if i >= len(lines) and header["count"] is not None and header["new_count"] is not None:
+                # The reply's trailing blank lines were trimmed with the fence: the counts put back
+                # the blank context lines the last hunk ends with.
+                while sum(op != "+" for op, _ in body) < int(header["count"]) and sum(op != "-" for op, _ in body) < int(
+                    header["new_count"]
+                ):
+                    body.append((" ", ""))
             old = header["old"]
             hunks.append(Hunk(tuple(body), len(hunks) + 1, int(old) if old else None))
             continue
@@ -430,8 +439,6 @@ def _envelope_hunks(lines: list[str], start: int, end: int, path: str) -> tuple[
 
     def flush() -> None:
         nonlocal body, anchors, at_end
-        while body and body[-1] == (" ", ""):
-            body.pop()
         if body:
             hunks.append(Hunk(tuple(body), len(hunks) + 1, anchors=tuple(anchors), at_end=at_end))
         body, anchors, at_end = [], [], False

@@ -137,19 +137,13 @@ def apply_hunk(lines: Lines, hunk: Hunk, *, label: str, expected: int | None, fi
 
     for tier in TIERS:
         olds = [m for m in find(texts, old, tier, hunk_unit=hunk_unit, file_unit=file_unit) if keep(m)]
-        news = [m for m in find(texts, new, tier, hunk_unit=hunk_unit, file_unit=file_unit) if keep(m)] if new != old else olds
-        if not olds and not news:
+        if not olds:
             continue
+        news = [m for m in find(texts, new, tier, hunk_unit=hunk_unit, file_unit=file_unit) if keep(m)] if new != old else olds
         # Old text inside a copy of the new text is a hunk already applied there (a pure addition).
         pending = [m for m in olds if not any(m.inside(n) for n in news)] if new != old else []
         if not pending:
-            if olds or len(news) == 1:
-                return UNCHANGED
-            raise TargetNotFound(
-                f"{label}: its old text is not in the file and its new text stands {len(news)} times "
-                f"(lines {_lines_of(news)})",
-                "nothing was written; check which place the change was meant for",
-            )
+            return UNCHANGED
         at_line = [m for m in pending if expected is not None and m.start == expected]
         if expected is not None and not at_line and any(n.start == expected for n in news):
             return UNCHANGED  # the place its @@ line names already holds its new text
@@ -164,6 +158,18 @@ def apply_hunk(lines: Lines, hunk: Hunk, *, label: str, expected: int | None, fi
             pending = at_line
         _replace(lines, pending[0], hunk, label=label, tier=tier, newline=newline)
         return tier
+    # The old text is gone at every tier: if the new text stands once, the hunk is in place.
+    if new != old and any(line.strip() for line in new):
+        for tier in TIERS:
+            news = [m for m in find(texts, new, tier, hunk_unit=hunk_unit, file_unit=file_unit) if keep(m)]
+            if len(news) == 1:
+                return UNCHANGED
+            if news:
+                raise TargetNotFound(
+                    f"{label}: its old text is not in the file and its new text stands {len(news)} times "
+                    f"(lines {_lines_of(news)})",
+                    "nothing was written; check which place the change was meant for",
+                )
     raise TargetNotFound(
         f"{label}: its old text is not in the file — {closest_difference(texts, old)}",
         "nothing was written; copy the lines as the file has them now, or use TARGET_NODE",
