@@ -34,6 +34,21 @@ _TEMPLATE_OPTION = click.option(
 _TASK_OPTION = click.option("-t", "--task", default="", help="The task for the model, or @FILE to read it from a file.")
 
 APPLY_EPILOG = """\b
+Besides TARGET_NODE blocks, text patches apply, strictly:
+  unified diff    fenced or not; diff --git or ---/+++ headers, or a FILE
+                  line over bare @@ hunks; /dev/null creates or deletes
+  search/replace  <<<<<<< SEARCH / ======= / >>>>>>> REPLACE (3+ marker
+                  characters, words optional), one or more per block
+  envelope        *** Begin Patch / *** Update|Add|Delete File / *** Move to
+                  / @@ anchor lines / *** End Patch
+Each hunk's old lines are matched whole, trying one tier at a time: exact,
+then trailing whitespace, then one indentation shift (added lines take the
+same shift, in the file's indent unit). A hunk must match one place (a
+diff's @@ -N line or an envelope's @@ anchor may pick it); otherwise it
+fails, showing the closest region. All hunks of a file or none; deleting
+or renaming a file needs --allow-delete.
+
+\b
 Exit status:
   0  every patch applied, or was already in place (and --verify passed)
   1  at least one patch failed (with --strict, nothing was written);

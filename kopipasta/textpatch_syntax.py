@@ -35,6 +35,9 @@ _SR_OPEN = re.compile(r"^[ \t]*<{3,}[ \t]*(?:SEARCH)?[ \t]*$", re.IGNORECASE)
 _SR_DIVIDER = re.compile(r"^[ \t]*={3,}[ \t]*$")
 _SR_CLOSE = re.compile(r"^[ \t]*>{3,}[ \t]*(?:REPLACE)?[ \t]*$", re.IGNORECASE)
 _SR_CLOSE_WORD = re.compile(r"^[ \t]*>{3,}[ \t]*REPLACE[ \t]*$", re.IGNORECASE)
+# git's merge-conflict markers: never a file's content, and no patch either.
+_CONFLICT_OPEN = re.compile(r"^<{7} \S")
+_CONFLICT_CLOSE = re.compile(r"^>{7} \S")
 _HUNK_HEADER = re.compile(r"^@@(?:[ \t]*-(?P<old>\d+)(?:,(?P<count>\d+))?[ \t]+\+\d+(?:,(?P<new_count>\d+))?[ \t]*@@)?(?P<rest>.*)$")
 _NUMBERED_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _GIT_HEADER = re.compile(r"^diff --git (?P<a>\S+) (?P<b>\S+)\s*$")
@@ -148,10 +151,16 @@ def read_text_patch(block: Block) -> TextPatch | None:
     if file and file.lower().endswith(_DIFF_FILES) and not targeted:
         return None  # a whole .diff/.patch file is written as it stands
     lines = block.payload.split("\n")
-    form = _first_form(_marker_lines(block), block.info)
-    if form is None:
-        return None
+    marker_lines = _marker_lines(block)
+    form = _first_form(marker_lines, block.info)
     where = f"Block {block.index} (line {block.line})" + (f" for {file}" if file else "")
+    if form is None:
+        if any(_CONFLICT_OPEN.match(line) for line in marker_lines) and any(_CONFLICT_CLOSE.match(line) for line in marker_lines):
+            raise PayloadError(
+                f"{where} holds merge-conflict markers (<<<<<<< … >>>>>>>): it is neither code nor a patch",
+                "nothing was written; resolve the conflict, or send a search/replace block",
+            )
+        return None
     try:
         if form == ENVELOPE:
             files = _parse_envelope(lines)
