@@ -49,6 +49,7 @@ _GIT_META = re.compile(
 _ENVELOPE_FILE = re.compile(r"^\*\*\* (?P<op>Update|Add|Delete) File:[ \t]*(?P<path>.+?)[ \t]*$")
 _ENVELOPE_MOVE = re.compile(r"^\*\*\* Move to:[ \t]*(?P<path>.+?)[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_COMMENT_WRAPPER = re.compile(r"^(?://+|--+|;+|/\*|<!--)\s*|\s*(?:\*/|-->)$")
 _DOC_FILES = (".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc")
 _DIFF_FILES = (".diff", ".patch")
 
@@ -188,7 +189,9 @@ def _path_line(line: str) -> str | None:
     directive = _directive(line)
     if directive is not None:
         return directive[1] if directive[0] == FILE_KEY and directive[1] else None
-    return _file_name(line)
+    # A comment holding only a path (`// src/x.ts`, `<!-- docs/a.md -->`) names it too.
+    bare = _COMMENT_WRAPPER.sub("", line.strip()).strip()
+    return _file_name(bare) if bare != line.strip() else _file_name(line)
 
 
 # --- search/replace ----------------------------------------------------------------------
@@ -314,7 +317,7 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
             i += 1
             continue
         if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
-            if git_paths is None:
+            if git_paths is None or hunks:
                 finish()
             old_path, new_path = _diff_path(line[4:], "a/"), _diff_path(lines[i + 1][4:], "b/")
             named, in_file = True, True

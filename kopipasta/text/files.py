@@ -114,6 +114,9 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow
     destination = normalise(fp.move_to) if fp.move_to else None
     if destination is not None and not allow_delete:
         raise _deletion_refused(form, f"renames {path} to {destination}")
+    if not source.exists and destination is None and fp.hunks and all(not hunk.old for hunk in fp.hunks):
+        # Only additions to a file that is not there (an empty SEARCH, `@@ -0,0`): it is created.
+        return _apply_file(form, FilePatch(fp.path, "create", fp.hunks), now, allow_delete=allow_delete)
     if not source.exists:
         if destination is not None and now(destination).exists:
             # Renamed already (the reply applied before): the hunks must stand in the new file.
