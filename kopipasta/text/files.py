@@ -121,7 +121,8 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow
         if destination is not None and now(destination).exists:
             # Renamed already (the reply applied before): the hunks must stand in the new file.
             return _update(form, fp, now(destination), destination, label, note_prefix="already renamed; ")
-        raise TargetNotFound(f"The {form} changes {path}, which does not exist", "check the path; to create a file, diff it from /dev/null")
+        create = "an empty SEARCH part creates it" if form == "search/replace" else "a diff from /dev/null creates it"
+        raise TargetNotFound(f"The {form} changes {path}, which does not exist", f"check the path; {create}")
     if destination is not None and destination != path and now(destination).exists:
         raise PatchError(
             f"The {form} renames {path} to {destination}, which already exists", "nothing was written; remove or rename it first"
