@@ -159,8 +159,7 @@ def _apply_text_block(
             before, existed = state.document.source.data, state.document.source.exists
             if path == result.path:
                 state.document.update(result.data, None)
-                if not result.exists:
-                    state.document.source = replace(state.document.source, exists=False)
+                state.document.source = replace(state.document.source, exists=result.exists, bom=result.bom)
             else:
                 state.document.update(b"", None)
                 state.document.source = replace(state.document.source, exists=False)

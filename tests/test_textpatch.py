@@ -14,7 +14,7 @@ from cli_process import kopipasta
 
 # CRLF, a BOM and no final newline: undo must give the deleted file back exactly.
 LEGACY = b"\xef\xbb\xbfdef old():\r\n    return 1"
-KEPT = b"def kept():\n    return 2\n"
+KEPT = b"\xef\xbb\xbfdef kept():\r\n    return 2\r\n"
 
 DELETE_AND_RENAME = """\
 ```diff
@@ -52,7 +52,7 @@ def test_delete_and_rename_then_undo_restores_every_byte(tmp_path: Path) -> None
     assert applied.returncode == 0, applied.stdout + applied.stderr
     assert not (root / "app/legacy.py").exists()
     assert not (root / "app/kept.py").exists()
-    assert (root / "app/still_here.py").read_bytes() == b"def kept():\n    return 3\n"
+    assert (root / "app/still_here.py").read_bytes() == b"\xef\xbb\xbfdef kept():\r\n    return 3\r\n"
 
     undone = kopipasta("undo", cwd=root)
     assert undone.returncode == 0, undone.stdout + undone.stderr

@@ -29,6 +29,7 @@ class FileResult:
     exists: bool
     note: str
     moved_from: str | None = None
+    bom: bool = False  # the file's BOM (a renamed file keeps its own)
 
 
 def _deletion_refused(form: str, what: str) -> PatchError:
@@ -76,7 +77,7 @@ def apply_text_patch(
                 gone = now(moved)
                 staged[moved] = Source(gone.path, b"", gone.bom, gone.newline, False)
         before = now(result.path)
-        staged[result.path] = Source(result.path, result.data, before.bom, before.newline, result.exists)
+        staged[result.path] = Source(result.path, result.data, result.bom, before.newline, result.exists)
         results.append(result)
     return results
 
@@ -92,7 +93,7 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow
             return FileResult(path, b"", False, f"{form}: already deleted")
         if fp.hunks:
             rest, _ = apply_hunks(source.data.decode("utf-8"), fp.hunks, form=form, path=path, newline=source.newline)
-            if rest.strip():
+            if rest.strip():  # a deletion's hunks must take the whole file
                 raise PayloadError(
                     f"The {form} deletes {path} but its removed lines are not the whole file",
                     "nothing was written; check that it is the file meant",
@@ -103,7 +104,7 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow
         data = text.replace("\n", source.newline).encode("utf-8") if source.exists else text.encode("utf-8")
         if source.exists:
             if source.data.replace(b"\r\n", b"\n") == text.encode("utf-8"):
-                return FileResult(path, source.data, True, f"{form}: already created")
+                return FileResult(path, source.data, True, f"{form}: already created", bom=source.bom)
             raise TargetNotFound(
                 f"The {form} creates {path}, but it already exists with other content",
                 "nothing was written; send a diff against its current text",
@@ -129,7 +130,7 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow
         )
     result = _update(form, fp, source, destination or path, label)
     if destination is not None and destination != path:
-        return FileResult(destination, result.data, True, f"{result.note}; moved from {path}", moved_from=path)
+        return FileResult(destination, result.data, True, f"{result.note}; moved from {path}", moved_from=path, bom=source.bom)
     return result
 
 
@@ -139,4 +140,4 @@ def _update(form: str, fp: FilePatch, source: Source, path: str, label: str, not
     data = new_text.encode("utf-8")
     _check(path, source.data, data, label)
     note = tiers_note(form, tiers) if any(t != UNCHANGED for t in tiers) else f"{form}: already in place"
-    return FileResult(path, data, True, note_prefix + note)
+    return FileResult(path, data, True, note_prefix + note, bom=source.bom)
