@@ -48,6 +48,7 @@ _GIT_META = re.compile(
 )
 _ENVELOPE_FILE = re.compile(r"^\*\*\* (?P<op>Update|Add|Delete) File:[ \t]*(?P<path>.+?)[ \t]*$")
 _ENVELOPE_MOVE = re.compile(r"^\*\*\* Move to:[ \t]*(?P<path>.+?)[ \t]*$")
+_HEADER_TAIL = re.compile(r"\s+(?:\d{4}-\d\d-\d\d[ T].*|\((?:original|modified|old|new|before|after)\))$", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _COMMENT_WRAPPER = re.compile(r"^(?://+|--+|;+|/\*|<!--)\s*|\s*(?:\*/|-->)$")
 _DOC_FILES = (".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc")
@@ -262,7 +263,9 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
 
 def _diff_path(raw: str, prefix: str) -> str | None:
     """A header's path: the timestamp, quotes and git's a/ b/ prefix taken off; None for /dev/null."""
-    path = raw.split("\t")[0].strip().strip('"')
+    path = raw.split("\t")[0].strip()
+    # `x.py 2024-01-01 10:00:00 +0000` (a timestamp after spaces), `x.py (original)`.
+    path = _HEADER_TAIL.sub("", path).strip().strip('"')
     if path == "/dev/null":
         return None
     return path[len(prefix) :] if path.startswith(prefix) and len(path) > len(prefix) else path

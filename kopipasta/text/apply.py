@@ -96,10 +96,16 @@ def _scope_end(texts: list[str], k: int) -> int:
 
 
 def _anchor_hit(line: str, anchor: str) -> bool:
+    """A file line the anchor names: equal to it, or starting with it up to a word boundary.
+
+    The anchor's own closing `:` or `{` is not required (`@@ def f(self):` names
+    `def f(self) -> None:`).
+    """
     s = line.strip()
-    if s == anchor or s.startswith(anchor + " ") or s.startswith(anchor + "(") or s.startswith(anchor + ":"):
+    if s == anchor:
         return True
-    return s.startswith(anchor) and not (s[len(anchor)].isalnum() or s[len(anchor)] == "_")
+    head = anchor.rstrip(":{ ")
+    return bool(head) and s.startswith(head) and (len(s) == len(head) or not (s[len(head)].isalnum() or s[len(head)] == "_"))
 
 
 def anchor_regions(texts: list[str], anchors: tuple[str, ...], label: str) -> list[tuple[int, int]]:
