@@ -8,6 +8,11 @@ the file in CRLF, the edited region duplicated further down the file. Whatever
 the engine reports, the file on disk must be the intended file (reported
 `applied`), or the old bytes with the block reported `failed`. Never a third
 file; never a silent no-op.
+
+The second test takes the edits real replies made (every fixture's before/after
+pair outside the text-patch cases), written as the three forms by difflib with
+1–3 context lines, plainly, with shifted indentation and in CRLF.
+Run with `-s` to see the counts of applied and refused cases.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from kopipasta.model import Status
 REPO = Path(__file__).resolve().parent.parent
 SUFFIXES = (".py", ".ts", ".tsx", ".js", ".md", ".css", ".json", ".yaml")
 OWN_MODULES = ("kopipasta/text/apply.py", "kopipasta/journal.py", "kopipasta/intake.py")
-SEEDS_PER_FILE = 2
+SEEDS_PER_FILE = 1
 FORMS = ("diff", "search/replace", "envelope")
 NOISES = ("plain", "indentation", "crlf", "duplicate")
 # Lines our own marker syntax or a fence would misread; a window holding one is not used.
@@ -173,3 +178,95 @@ def test_text_patches_apply_exactly_or_fail_cleanly(tmp_path: Path, noise: str) 
                 count += 1
     assert count >= 100
     print(f"\n{noise}: {count} cases; " + ", ".join(f"{k} {v}" for k, v in sorted(TALLY.items()) if f"/{noise}/" in k))
+
+
+def _real_edits() -> list[tuple[str, str, str]]:
+    """(name, before, after) for every file a fixture's reply changes: edits real replies made."""
+    edits = []
+    for case in sorted((REPO / "fixtures").iterdir()):
+        if case.name.startswith("textpatch_") or not (case / "after").is_dir() or not (case / "before").is_dir():
+            continue
+        for after_path in sorted((case / "after").rglob("*")):
+            before_path = case / "before" / after_path.relative_to(case / "after")
+            if not after_path.is_file() or not before_path.is_file() or after_path.suffix not in SUFFIXES:
+                continue
+            try:
+                before = before_path.read_bytes().decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
+                after = after_path.read_bytes().decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
+            except UnicodeDecodeError:
+                continue
+            if before != after and before.endswith("\n") and after.endswith("\n"):
+                edits.append((after_path.name, before, after))
+    return edits
+
+
+def _hunks(before: list[str], after: list[str], context: int) -> list[tuple[int, list[tuple[str, str]]]]:
+    """difflib's grouped opcodes as (old start, hunk lines)."""
+    import difflib
+
+    hunks = []
+    for group in difflib.SequenceMatcher(None, before, after, autojunk=False).get_grouped_opcodes(context):
+        body: list[tuple[str, str]] = []
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                body += [(" ", line) for line in before[i1:i2]]
+                continue
+            body += [("-", line) for line in before[i1:i2]] + [("+", line) for line in after[j1:j2]]
+        hunks.append((group[0][1], body))
+    return hunks
+
+
+def _multi_reply(form: str, path: str, hunks: list[tuple[int, list[tuple[str, str]]]]) -> str:
+    if form == "search/replace":
+        return "\n".join(_reply(form, path, start, body) for start, body in hunks)
+    if form == "envelope":
+        lines = ["*** Begin Patch", f"*** Update File: {path}"]
+        for _, body in hunks:
+            lines += ["@@"] + [op + text for op, text in body]
+        return "`````\n" + "\n".join([*lines, "*** End Patch"]) + "\n`````\n"
+    out = [f"--- a/{path}", f"+++ b/{path}"]
+    for start, body in hunks:
+        old = sum(1 for op, _ in body if op != "+")
+        new = sum(1 for op, _ in body if op != "-")
+        out += [f"@@ -{start + 1},{old} +{start + 1},{new} @@"] + [op + text for op, text in body]
+    return "`````diff\n" + "\n".join(out) + "\n`````\n"
+
+
+@pytest.mark.parametrize("noise", ("plain", "indentation", "crlf"))
+def test_real_edits_as_text_patches(tmp_path: Path, noise: str) -> None:
+    edits = _real_edits()
+    assert len(edits) >= 50, "the property needs the fixtures' real edits"
+    tally: Counter[str] = Counter()
+    for number, (name, before_text, after_text) in enumerate(edits):
+        before, after = before_text.split("\n")[:-1], after_text.split("\n")[:-1]
+        for form in FORMS:
+            rng = random.Random(f"{name}/{form}/{noise}/{number}")
+            hunks = _hunks(before, after, rng.randint(1, 3))
+            if any(text.lstrip().startswith(_AWKWARD) for _, body in hunks for _, text in body):
+                continue
+            if noise == "indentation":
+                hunks = [(start, _indent_noise(body)) for start, body in hunks]
+                shifted = [[text for op, text in body if op != "+"] for _, body in hunks]
+                if any(before[k : k + len(old)] == old for old in shifted for k in range(len(before))):
+                    continue  # shifted, a hunk stands verbatim elsewhere: it now means that place
+            newline = "\r\n" if noise == "crlf" else "\n"
+            old_bytes = (newline.join(before) + newline).encode()
+            want = (newline.join(after) + newline).encode()
+            root = tmp_path / f"{number}-{FORMS.index(form)}"
+            (root / "src").mkdir(parents=True)
+            path = f"src/{name}"
+            (root / path).write_bytes(old_bytes)
+            report = apply_reply(_multi_reply(form, path, hunks), root)
+            got = (root / path).read_bytes()
+            statuses = {o.status for o in report.outcomes}
+            detail = f"{name} #{number} {form} {noise}: {[o.message for o in report.outcomes]}"
+            if got == want:
+                assert statuses == {Status.APPLIED}, detail
+                tally[f"{form} applied"] += 1
+            else:
+                assert got == old_bytes, "a third file was written: " + detail
+                assert Status.FAILED in statuses, "a silent no-op: " + detail
+                tally[f"{form} refused"] += 1
+    total = sum(tally.values())
+    assert total >= 100
+    print(f"\nreal edits, {noise}: {total} cases; " + ", ".join(f"{k} {v}" for k, v in sorted(tally.items())))
