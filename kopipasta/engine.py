@@ -30,6 +30,7 @@ class _FileState:
     original: bytes | None  # bytes on disk before the reply; None: the file does not exist
     blocks: list[int] = field(default_factory=list)  # outcome indices of the blocks that touched it
     failed_block: int | None = None  # the first block on this file that failed
+    renamed_with: list[str] = field(default_factory=list)  # the other end of a rename: written together or not at all
 
 
 def apply_reply(
@@ -142,16 +143,20 @@ def _apply_text_block(
     label = text_patch.form
     try:
         results = apply_text_patch(text_patch, current, allow_delete=allow_delete)
-    except PatchError as error:
+    except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
         for path in touched:
             files[path].blocks.append(block.index)
             if files[path].failed_block is None:
                 files[path].failed_block = block.index
         failing = touched[-1] if touched else block.file
-        message = error.message
+        if isinstance(error, PatchError):
+            message, hint = error.message, error.hint
+        else:
+            message = f"Internal error ({type(error).__name__}: {error})"
+            hint = "this is a bug in kopipasta; please report it with the reply"
         if len(touched) > 1:
             message += f" (so none of the block's files is written: {', '.join(touched)})"
-        return [Outcome(block.index, block.line, failing, Operation.TEXT_PATCH, label, Status.FAILED, message, error.hint)]
+        return [Outcome(block.index, block.line, failing, Operation.TEXT_PATCH, label, Status.FAILED, message, hint)]
     outcomes: list[Outcome] = []
     for result in results:
         for path in filter(None, (result.moved_from, result.path)):
@@ -164,6 +169,9 @@ def _apply_text_block(
                 state.document.update(b"", None)
                 state.document.source = replace(state.document.source, exists=False)
             state.blocks.append(block.index)
+        if result.moved_from is not None:
+            files[result.moved_from].renamed_with.append(result.path)
+            files[result.path].renamed_with.append(result.moved_from)
         changed = (result.data, result.exists) != (before, existed)
         added, removed = _line_counts(before, result.data)
         status = Status.APPLIED if changed else Status.UNCHANGED
@@ -238,8 +246,12 @@ def _commit(
     for path, state in files.items():
         # A file a text patch deleted has no bytes after (PROTOCOL.md §8, --allow-delete).
         after = state.document.source.to_bytes() if state.document.source.exists else None
-        if state.failed_block is not None:
-            _hold_back(outcomes, state.blocks, f"not written: block {state.failed_block} on this file failed", path)
+        # A rename's two ends go together: a source is never deleted when its copy is held back.
+        failed_block = next(
+            (files[p].failed_block for p in (path, *state.renamed_with) if files[p].failed_block is not None), None
+        )
+        if failed_block is not None:
+            _hold_back(outcomes, state.blocks, f"not written: block {failed_block} on this file failed", path)
         elif strict and first_failure is not None:
             _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed", path)
         elif after != state.original:
