@@ -528,3 +528,12 @@ def _new_member_edits(raw: bytes, obj: Node, key: str, value: Any, commas: list[
     if insert_at == last.end_byte:
         return [(insert_at, insert_at, "," + text)]
     return [(last.end_byte, last.end_byte, ","), (insert_at, insert_at, text)]
+
+
+# The path syntax and its messages are shared with YAML and TOML (kopipasta.data).
+parse_path = _parse_path
+render_path = _render_path
+key_list = _key_list
+load_json = _load
+key_of = _key_of
+members = _members

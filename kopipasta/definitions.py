@@ -239,12 +239,20 @@ def _declare_keyword_start(node: Node) -> int | None:
 def _first_overload_start(
     spec: LanguageSpec, outer: Node, name: str, captured: dict[tuple[int, int, str], _Captured]
 ) -> int:
-    """Overload stubs just above a definition are part of it, like its decorators."""
+    """Overload stubs just above a definition are part of it, like its decorators.
+
+    Comments between the stubs, or between the last stub and the body (Vue's
+    `/*@__NO_SIDE_EFFECTS__*/`), do not break the run: the stubs still belong
+    to the body, so a payload restating them replaces them rather than adding
+    copies. A comment above the first stub stays outside, as any comment block.
+    """
     start = outer.start_byte
     sibling = outer.prev_named_sibling
     while sibling is not None:
-        stub = _overload_in(spec, sibling, captured)
-        if stub is None or stub.name != name:
+        while sibling is not None and sibling.type in spec.comment_types:
+            sibling = sibling.prev_named_sibling
+        stub = _overload_in(spec, sibling, captured) if sibling is not None else None
+        if sibling is None or stub is None or stub.name != name:
             break
         start = sibling.start_byte
         sibling = sibling.prev_named_sibling

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kopipasta import journal
 from kopipasta.errors import PatchError, ReplyError
-from kopipasta.intake import parse_reply
+from kopipasta.intake import RESET_MARKER, read_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import Document, apply_patch, open_document
 from kopipasta.plan import plan
@@ -43,8 +43,15 @@ def apply_reply(
     allow_delete: bool = False,
 ) -> Report:
     """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules."""
-    blocks = parse_reply(text)
+    read = read_reply(text)
+    blocks = read.blocks
+    notes: tuple[str, ...] = ()
+    if read.withdrawn:
+        s = "" if read.withdrawn == 1 else "s"
+        notes = (f"{RESET_MARKER}: the {read.withdrawn} block{s} above it withdrawn",)
     if not blocks:
+        if read.withdrawn:
+            return replace(_reply_error(f"The reply holds no code blocks after its last {RESET_MARKER}"), notes=notes)
         return _reply_error("The reply holds no code blocks")
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
@@ -68,8 +75,9 @@ def apply_reply(
                 if len(blocks) == 1
                 else f"The reply holds no patch: none of its {len(blocks)} code blocks names a file"
             ),
+            notes=notes,
         )
-    return _commit(root, outcomes, files, dry_run=dry_run, strict=strict)
+    return replace(_commit(root, outcomes, files, dry_run=dry_run, strict=strict), notes=notes)
 
 
 def _reply_error(message: str) -> Report:

@@ -4,14 +4,18 @@ A small line-based state machine rather than a markdown library: the protocol ne
 only the fences, the directive comments at the top of each block and the line just
 above each fence, and it must read every reply the same way, however odd. Nothing
 here decides whether a block is a patch; it reports what the reply says and leaves
-the judging to later stages.
+the judging to later stages. The header's rules live in `directives.py`, the
+file-naming forms (info strings, the line above) in `attribution.py`.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from kopipasta.model import DIRECTIVE_KEYS, FILE_KEY, Block
+from kopipasta.attribution import file_name, read_info_string
+from kopipasta.directives import Directive, NearMiss, classify, looks_like_path, read_header
+from kopipasta.model import FILE_KEY, TARGET_KEYS, Block
 
 # An opening fence: three or more backticks or tildes, then the info string. Any
 # indentation is allowed because models put fences inside list items.
@@ -21,42 +25,36 @@ _CLOSE_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*$")
 # A closing fence may sit this many columns deeper than its opener (CommonMark's
 # allowance); deeper than that it is content, e.g. a ``` inside an indented string.
 _CLOSE_EXTRA_INDENT = 3
+# Leading whitespace holding a non-breaking space, as chat web pages paste indentation.
+_NBSP_INDENT = re.compile(r"^[ \t\u00a0]+")
+# The original kopipasta's marker: the model starts over, every block above is withdrawn.
+RESET_MARKER = "<<<RESET>>>"
 
-# The comment forms a directive line may take (applied to the stripped line). Line
-# comment markers may repeat (`##`, `;;`, `///`), as they do in many code styles.
-_COMMENT = re.compile(
-    r"^(?:"
-    r"(?://+|#+|--+|;+|%+)(?P<line>.*)"
-    r"|\{/\*(?P<jsx>.*)\*/\}"
-    r"|/\*(?P<block>.*)\*/"
-    r"|<!--(?P<html>.*)-->"
-    r")$"
-)
-_KEY_VALUE = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z_\- ]*?)\s*:(?P<value>.*)$")
-_KEY_SEPARATORS = re.compile(r"[-_ ]+")
-_QUOTES = "`\"'"
 
-# Decorations around a file name on the line above a fence.
-_HEADING = re.compile(r"^#{1,6}[ \t]+")
-# `File:`, `**File:**`, `**File**:` and friends, in any case.
-_LABEL = re.compile(
-    r"^(?:\*\*|__)?(?:file|filename|path)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*", re.IGNORECASE
-)
-_WRAPPERS = ("**", "__", "`")
-_PATH = re.compile(r"^[A-Za-z0-9_./@+\-~\[\]()]+$")
-# No real path line is this long; the cap keeps peeling decorations cheap on
-# pathological input ("****...").
-_MAX_NAME_LINE = 1000
+@dataclass(frozen=True)
+class Reply:
+    """A reply as read: its blocks, and how many a `<<<RESET>>>` line withdrew."""
+
+    blocks: list[Block]
+    withdrawn: int = 0
 
 
 def parse_reply(text: str) -> list[Block]:
-    """Every fenced code block of `text`, in reply order, with its header taken off."""
+    """Every fenced code block of `text` still standing, in reply order, with its header taken off."""
+    return read_reply(text).blocks
+
+
+def read_reply(text: str) -> Reply:
+    """The reply's blocks, after any `<<<RESET>>>`, and the count of blocks it withdrew."""
     text = text.removeprefix("\ufeff")
     # CommonMark counts a lone CR as a line ending too; normalising it keeps line
     # numbers the same as an editor shows them.
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = [_spaces_for_nbsp(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
 
     blocks: list[Block] = []
+    withdrawn = 0
+    last_reset = -1  # the line of the last <<<RESET>>>: unfenced patches above it are withdrawn
+    index = 0
     # prose[i]: line i is ordinary text, neither a fence nor inside a block. Only such a
     # line may name the file of the block below it.
     prose: list[bool] = []
@@ -65,27 +63,76 @@ def parse_reply(text: str) -> list[Block]:
         opener = _OPEN_FENCE.match(lines[i])
         # A backtick fence's info string cannot hold a backtick: "```x```" is inline code.
         if opener is None or (opener["fence"][0] == "`" and "`" in opener["info"]):
+            if lines[i].strip() == RESET_MARKER:
+                withdrawn += len(blocks)
+                blocks.clear()
+                last_reset = i
             prose.append(True)
             i += 1
             continue
 
         start, fence, indent = i, opener["fence"], len(opener["indent"])
-        body: list[str] = []
-        i += 1
-        while i < len(lines) and not _closes(lines[i], fence, indent):
-            body.append(_dedent(lines[i], indent))
-            i += 1
-        # An unclosed block runs to the end of the reply (CommonMark) and is kept.
+        body, end = _block_body(lines, start + 1, fence, indent)
         named = _file_above(lines, prose, start)
-        prose.extend([False] * (min(i + 1, len(lines)) - start))
-        i += 1
+        prose.extend([False] * (min(end + 1, len(lines)) - start))
+        i = end + 1
 
-        info = opener["info"].split()[:1]
-        blocks.append(_make_block(len(blocks) + 1, start + 1, "".join(info), body, named))
-    # Text patches written straight into the reply, unfenced (PROTOCOL.md §8).
+        for block in _make_blocks(index + 1, start + 2, opener["info"], body, named):
+            blocks.append(block)
+            index = block.index
+    # Text patches written straight into the reply, unfenced (PROTOCOL.md §8); a RESET withdraws them too.
     from kopipasta.textpatch_syntax import merge_unfenced
 
-    return merge_unfenced(blocks, lines, prose)
+    return Reply(merge_unfenced(blocks, lines, prose, after=last_reset, first_index=withdrawn + 1), withdrawn)
+
+
+def _spaces_for_nbsp(line: str) -> str:
+    """U+00A0 in a line's leading whitespace reads as a space (PROTOCOL.md §2); elsewhere it stays."""
+    if "\u00a0" not in line:
+        return line
+    match = _NBSP_INDENT.match(line)
+    if match is None:
+        return line
+    return match.group().replace("\u00a0", " ") + line[match.end() :]
+
+
+def _block_body(lines: list[str], first: int, fence: str, indent: int) -> tuple[list[str], int]:
+    """The lines of a block opened at `first - 1`, and the index of its closing fence.
+
+    Inside a block, a fence line with an info string opens a nested fence (a
+    ```` ```bash ```` example in a ```` ```markdown ```` file) and the next bare
+    fence closes that one, not the block (PROTOCOL.md §1). When reading it so
+    leaves the block unclosed, the nesting was a stray fence line in code, and
+    the block is read again without it, closing at its first bare fence.
+    """
+    body, end, closed = _scan(lines, first, fence, indent, nested=True)
+    if not closed:
+        body, end, _ = _scan(lines, first, fence, indent, nested=False)
+    return body, end
+
+
+def _scan(lines: list[str], i: int, fence: str, indent: int, *, nested: bool) -> tuple[list[str], int, bool]:
+    body: list[str] = []
+    inner: tuple[str, int] | None = None  # the open nested fence and its indentation
+    while i < len(lines):
+        line = lines[i]
+        if inner is not None:
+            if _closes(line, *inner):
+                inner = None
+        elif _closes(line, fence, indent):
+            return body, i, True
+        elif nested:
+            opener = _OPEN_FENCE.match(line)
+            if (
+                opener is not None
+                and opener["info"].strip()
+                and not (opener["fence"][0] == "`" and "`" in opener["info"])
+            ):
+                inner = (opener["fence"], len(opener["indent"]))
+        body.append(_dedent(line, indent))
+        i += 1
+    # An unclosed block runs to the end of the reply (CommonMark) and is kept.
+    return body, i, False
 
 
 def _closes(line: str, fence: str, indent: int) -> bool:
@@ -107,58 +154,72 @@ def _dedent(line: str, indent: int) -> str:
     return line[k:]
 
 
-def _make_block(index: int, line: int, info: str, body: list[str], named: str | None) -> Block:
-    directives: list[tuple[str, str]] = []
-    pos = 0
-    # The header: directive lines, possibly with blank lines between them. The first
-    # other line ends it, so a directive-looking comment further down stays code.
-    while pos < len(body):
-        if body[pos].strip():
-            directive = _directive(body[pos])
-            if directive is None:
-                break
-            directives.append(directive)
-        pos += 1
+def _make_blocks(index: int, first_line: int, info: str, body: list[str], above: str | None) -> list[Block]:
+    """One block, or several when a file block holds several files (PROTOCOL.md §2).
 
-    payload = body[pos:]
-    while payload and not payload[0].strip():
-        payload.pop(0)
-    while payload and not payload[-1].strip():
-        payload.pop()
-
-    # An empty FILE value names nothing, so the line above the fence may still do so.
-    file_value = next((v for k, v in directives if k == FILE_KEY), "")
-    return Block(
-        index=index,
-        line=line,
-        info=info,
-        directives=tuple(directives),
-        file=file_value or named,
-        payload="\n".join(payload),
-    )
-
-
-def _directive(line: str) -> tuple[str, str] | None:
-    """(KEY, value) if `line` is a directive comment, else None.
-
-    A directive with an empty value is still a directive: were it code, a bare
-    `// TARGET_NODE:` would turn its block into a whole-file write; kept, a later
-    stage can fail it explicitly.
+    `first_line` is the reply line (1-based) of `body[0]`; a block's `line` is its
+    opening fence, or for a file after the first, its own `FILE:` line.
     """
-    comment = _COMMENT.match(line.strip())
-    if comment is None:
-        return None
-    inner = next(g for g in comment.groups() if g is not None)
-    kv = _KEY_VALUE.match(inner)
-    if kv is None:
-        return None
-    key = _KEY_SEPARATORS.sub("_", kv["key"]).upper()
-    if key not in DIRECTIVE_KEYS:
-        return None
-    value = kv["value"].strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in _QUOTES:
-        value = value[1:-1].strip()
-    return key, value
+    read = read_info_string(info)
+    # The info string names the file more precisely than a line of prose above it.
+    named = read.file or above
+    fence_directives = [(d.key, d.value) for d in read.directives]
+    blocks: list[Block] = []
+    line = first_line - 1
+    section = body
+    near_miss = read.near_miss
+    while True:
+        header = read_header(section, named)
+        directives = [*fence_directives, *header.directives]
+        near_miss = near_miss or header.near_miss
+        payload = section[header.end :]
+        file_value = next((v for k, v in directives if k == FILE_KEY and v), None)
+        # An empty FILE value names nothing, so the line above the fence may still do so.
+        file = file_value or named
+        split = _next_file(payload) if file and not any(k in TARGET_KEYS for k, _ in directives) else None
+        rest = payload[split:] if split is not None else []
+        payload = payload[:split] if split is not None else payload
+        blocks.append(
+            Block(
+                index=index + len(blocks),
+                line=line,
+                info=read.language,
+                directives=tuple(directives),
+                file=file,
+                payload="\n".join(_trim_blank(payload)),
+                malformed=(near_miss.line, near_miss.suggestion, near_miss.value) if near_miss else None,
+            )
+        )
+        if split is None:
+            return blocks
+        # The next file starts at its FILE line, with a header of its own.
+        line = first_line + (len(body) - len(rest))
+        section, named, fence_directives, near_miss = rest, None, [], None
+
+
+def _next_file(payload: list[str]) -> int | None:
+    """Where a file block's next file starts: a `FILE:` directive at column 0 after a blank line."""
+    for k in range(1, len(payload)):
+        line = payload[k]
+        if line[:1].isspace() or not line or payload[k - 1].strip():
+            continue
+        found = classify(line)
+        # A path, not any value: `# File: handling` is a section comment, not a new file.
+        if (isinstance(found, Directive) and found.key == FILE_KEY and looks_like_path(found.value)) or (
+            isinstance(found, NearMiss) and found.suggestion == FILE_KEY
+        ):
+            return k
+    return None
+
+
+def _trim_blank(lines: list[str]) -> list[str]:
+    first = 0
+    while first < len(lines) and not lines[first].strip():
+        first += 1
+    last = len(lines)
+    while last > first and not lines[last - 1].strip():
+        last -= 1
+    return lines[first:last]
 
 
 def _file_above(lines: list[str], prose: list[bool], fence: int) -> str | None:
@@ -171,37 +232,5 @@ def _file_above(lines: list[str], prose: list[bool], fence: int) -> str | None:
         if j < 0 or not prose[j]:
             return None
         if lines[j].strip():
-            return _file_name(lines[j])
-    return None
-
-
-def _file_name(line: str) -> str | None:
-    """The path a line names when it holds nothing but a (decorated) path."""
-    s = line.strip()
-    if len(s) > _MAX_NAME_LINE:
-        return None
-    # Peel decorations until none is left: they combine in any order, e.g.
-    # "### File: `src/app.py`" or "**File:** `src/app.py`". Each pass shortens s.
-    while True:
-        before = s
-        s = _HEADING.sub("", s, count=1)
-        if s.endswith(":"):
-            s = s[:-1]
-        # Unwrap before taking off a label, so "**File: x**" loses both its "**".
-        for w in _WRAPPERS:
-            if len(s) > 2 * len(w) and s.startswith(w) and s.endswith(w):
-                s = s[len(w) : -len(w)]
-                break
-        s = _LABEL.sub("", s, count=1).strip()
-        if s == before:
-            break
-    # A path has a "/" or a "." (so a bare word never counts) and something
-    # alphanumeric; a trailing "." is sentence punctuation ("Done."), not a path.
-    if (
-        _PATH.fullmatch(s)
-        and ("/" in s or "." in s)
-        and any(c.isalnum() for c in s)
-        and not s.endswith(".")
-    ):
-        return s
+            return file_name(lines[j])
     return None

@@ -3,7 +3,8 @@
 `kopipasta nodes` prints this list and the prompt shows it to the model, so both
 come from the very parser, query and definition rules that the resolver uses:
 a name listed here is a name a TARGET_NODE can resolve. JSON files list their
-top-level keys (kind `key`), the simplest TARGET_PATH values.
+top-level keys (kind `key`), the simplest TARGET_PATH values; YAML files theirs,
+TOML files their root keys and each `[table]` (kind `table`).
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from kopipasta.datapath import is_json_file
+from kopipasta import data as data_formats
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, language_for_path, parse
@@ -63,13 +63,13 @@ def file_definitions(root: Path, relative: str) -> list[Definition]:
 
 def definitions_of(source: Source) -> list[Definition]:
     """The definitions of an already loaded file (see `file_definitions`)."""
-    if is_json_file(source.path):
-        return _json_keys(source.data)
+    if data_formats.format_of(source.path) is not None:
+        return _data_keys(source)
     spec = language_for_path(source.path)
     if spec is None:
         supported = ", ".join(ext for language in LANGUAGES for ext in language.extensions)
         raise UnsupportedFile(
-            f"{source.path}: no grammar for this file type (supported: {supported}, .json)",
+            f"{source.path}: no grammar for this file type (supported: {supported}, .json, .yaml, .yml, .toml)",
             "such a file can only be replaced whole",
         )
     return list_definitions(spec, parse(spec, source.data))
@@ -101,39 +101,10 @@ def json_path_segment(key: str) -> str:
     return f"[{json.dumps(key, ensure_ascii=False)}]"
 
 
-def _json_keys(data: bytes) -> list[Definition]:
-    """Top-level keys of a JSON object, or nothing when the file is not a plain object."""
-    from tree_sitter_language_pack import get_parser
-
-    root = get_parser("json").parse(data).root_node
-    if root.has_error:
-        return []
-    values = [child for child in root.named_children if child.type != "comment"]
-    if len(values) != 1 or values[0].type != "object":
-        return []
-    keys: list[Definition] = []
-    for pair in values[0].named_children:
-        if pair.type != "pair":
-            continue
-        key = pair.child_by_field_name("key")
-        if key is None or key.type != "string":
-            return []
-        try:
-            name = json.loads((key.text or b"").decode("utf-8"))
-        except ValueError:
-            return []
-        keys.append(
-            Definition(
-                kind=JSON_KEY_KIND,
-                name=json_path_segment(name),
-                scope=(),
-                start=pair.start_byte,
-                end=pair.end_byte,
-                outer_start=pair.start_byte,
-                line=pair.start_point[0] + 1,
-                end_line=pair.end_point[0] + 1,
-            )
-        )
-    if len(Counter(k.name for k in keys)) != len(keys):
-        return []  # duplicate keys: a path could not say which one
-    return keys
+def _data_keys(source: Source) -> list[Definition]:
+    """Top-level keys of a JSON, YAML or TOML file (and TOML's tables), as TARGET_PATHs."""
+    return [
+        Definition(kind=k.kind, name=k.name, scope=(), start=k.start, end=k.end, outer_start=k.start,
+                   line=k.line, end_line=k.end_line)
+        for k in data_formats.top_keys(source.data, source.path)
+    ]

@@ -32,6 +32,9 @@ class Block:
     directives: tuple[tuple[str, str], ...]  # (KEY, value) in header order, keys upper-cased
     file: str | None  # from FILE, or from the line naming a file just above the fence
     payload: str  # the block's content after the header, "\n" line endings
+    # A header line written as a directive whose key is not one: (the line, the key it
+    # likely means, its value). The block fails rather than read it as code (directives.py).
+    malformed: tuple[str, str, str] | None = None
 
     def directive(self, key: str) -> str | None:
         for k, v in self.directives:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kopipasta import datapath, insert, wholefile
+from kopipasta import data as data_formats
+from kopipasta import insert, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
@@ -17,7 +18,7 @@ from kopipasta.imports import TextEdit, apply_edits, plan_imports, split_imports
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
 from kopipasta.model import Operation, Patch
 from kopipasta.placement import check_landed, definitions_in
-from kopipasta.resolve import Target, parse_target, resolve
+from kopipasta.resolve import Target, parse_target, resolve_with_payload
 from kopipasta.splice import replace_definition
 from kopipasta.workspace import Source
 
@@ -89,7 +90,7 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     data = document.source.data
     tree = document.tree
     definitions = list_definitions(spec, tree)
-    definition = resolve(target, definitions, patch.file)
+    definition, picked_note = resolve_with_payload(target, definitions, patch.file, data, patch.payload)
     _check_not_elided(spec, patch, target, data[definition.outer_start : definition.end])
     # Import lines above the definition are merged into the file's imports (PROTOCOL.md §4b).
     imports, payload = split_imports(spec, patch.payload)
@@ -118,7 +119,7 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
         what="it",
         hint=f"send only the {definition.kind} itself, or target `{{container}}` to replace all of it",
     )
-    notes = [_rename_note(definition, landed), merged.note if merged else ""]
+    notes = [picked_note, _rename_note(definition, landed), merged.note if merged else ""]
     return Edit(new_data, new_tree, "; ".join(note for note in notes if note))
 
 
@@ -172,20 +173,14 @@ def _rename_note(old: Definition, landed: list[Definition]) -> str:
 
 def _set_path(patch: Patch, document: Document) -> Edit:
     assert patch.target is not None
-    if not datapath.is_json_file(patch.file):
+    if data_formats.format_of(patch.file) is None:
         raise UnsupportedFile(
-            f"TARGET_PATH {patch.target} in {patch.file}: data paths work in JSON files only for now",
+            f"TARGET_PATH {patch.target} in {patch.file}: data paths work in JSON, YAML and TOML files only",
             "send the whole file instead (FILE and no target)",
         )
     text = document.source.data.decode("utf-8")
-    # The value is re-serialised in the file's own newline style, whatever the payload's.
-    new_text = datapath.set_json_value(
-        text,
-        patch.target,
-        patch.payload,
-        file=patch.file,
-        allow_comments=datapath.allows_comments(patch.file),
-    )
+    # The value is written in the file's own newline style, whatever the payload's.
+    new_text = data_formats.set_value(text, patch.target, patch.payload, file=patch.file)
     return Edit(new_text.encode("utf-8"), None)
 
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import unicodedata
+
+from kopipasta.directives import comment_text
 from kopipasta.errors import PayloadError
-from kopipasta.model import OPERATION_OF_KEY, TARGET_KEYS, Block, Operation, Patch
+from kopipasta.model import FILE_KEY, OPERATION_OF_KEY, TARGET_KEYS, Block, Operation, Patch
 
 
 def plan(block: Block) -> Patch | None:
     """The patch a block asks for; None for a block that is explanation, not a patch."""
     targets = [(key, value) for key, value in block.directives if key in TARGET_KEYS]
+    if block.malformed is not None and (block.file or targets or block.malformed[1] == FILE_KEY):
+        _fail_malformed(block)
     if block.file is None:
         if not targets:
             return None
@@ -41,3 +46,26 @@ def plan(block: Block) -> Patch | None:
             "to remove a definition use DELETE_NODE",
         )
     return Patch(block, block.file, operation, value.strip(), block.payload)
+
+
+def _fail_malformed(block: Block) -> None:
+    """A header line that means a directive but does not spell one: never payload, never a whole file."""
+    assert block.malformed is not None
+    line, key, value = block.malformed
+    where = f"Block {block.index} (line {block.line})" + (f" for {block.file}" if block.file else "")
+    raise PayloadError(
+        f"{where}: header line `{_visible(line)}` is not a directive: did you mean {key}?",
+        _fix(line, key, value),
+    )
+
+
+def _fix(line: str, key: str, value: str) -> str:
+    written = f"{key}: {value}" if value else f"{key}: …"
+    if comment_text(line) is None:
+        return f"write it as a comment: `# {written}` (`// {written}` in C-like languages)"
+    return f"write it as `{written}`"
+
+
+def _visible(text: str) -> str:
+    """Invisible characters (a zero-width space in a key) spelled out, so the user sees what is wrong."""
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in text)

@@ -77,6 +77,7 @@ def report_json(report: Report, *, dry_run: bool, extra: dict[str, Any] | None =
         "error": report.reply_error or None,
         "files_changed": [c.path for c in report.changes],
         "blocks": [outcome_json(o) for o in report.outcomes],
+        "notes": list(report.notes),
     }
     if extra:
         data.update(extra)
@@ -108,6 +109,8 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
     from rich.table import Table
     from rich.text import Text
 
+    for note in report.notes:
+        console.print(Text(f"ℹ {note}", style="yellow"))
     if report.reply_error:
         console.print(Text(f"❌ {report.reply_error}", style="red"))
         if report.outcomes:

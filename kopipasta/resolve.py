@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kopipasta.definitions import Definition
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
+from kopipasta.shape import pick_by_shape
 
 KINDS = (
     "function",
@@ -112,6 +113,32 @@ def resolve(target: Target, definitions: list[Definition], file: str) -> Definit
     if len({d.qualified_name for d in named}) == 1:
         return _pick_ordinal(target, named, file)
     raise _ambiguous(target, named, file)
+
+
+def resolve_with_payload(
+    target: Target, definitions: list[Definition], file: str, data: bytes, payload: str
+) -> tuple[Definition, str]:
+    """`resolve`, but a name that several definitions share may be settled by the payload's shape.
+
+    A property and its setter (or a TS getter and setter) share one qualified
+    name; the payload's decorators or `get`/`set` keyword say which it restates
+    (shape.py). Returns the definition and a note for the report ("" when the
+    name alone sufficed). Candidates with different qualified names stay
+    ambiguous: qualifying the name is the user's call, not the payload's.
+    """
+    try:
+        return resolve(target, definitions, file), ""
+    except AmbiguousTarget:
+        fitting = [d for d in definitions if target.kind is None or d.fits(target.kind)]
+        named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
+        exact = [d for d in named if _qualified_parts(d) == target.parts]
+        candidates = exact or named
+        if len({d.qualified_name for d in candidates}) != 1:
+            raise
+        picked = pick_by_shape(candidates, data, payload)
+        if picked is None:
+            raise
+        return picked
 
 
 def _pick_ordinal(target: Target, same_name: list[Definition], file: str) -> Definition:

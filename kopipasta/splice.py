@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta.definitions import Definition, comment_block_start, overload_names
+from kopipasta.definitions import Definition, comment_block_start, list_definitions, overload_names
 from kopipasta.indent import UNIT_SAMPLE_LINES, Unit, detect_unit
 from kopipasta.languages import LanguageSpec
 from kopipasta.render import payload_tree, render_lines, value_rows
@@ -87,6 +87,65 @@ def _code_start(spec: LanguageSpec, definition: Definition, body: list[str]) -> 
     return definition.start
 
 
+def _comment_anchor(spec: LanguageSpec, tree: Tree, data: bytes, definition: Definition, body: list[str]) -> int:
+    """Where the comment block a payload restates sits above: the stubs, or the body below them.
+
+    A comment between the overload stubs and the body (`/*@__NO_SIDE_EFFECTS__*/`)
+    is the body's own: a payload that restates the body and that comment, and not
+    the stubs, replaces it there and keeps the stubs above it.
+    """
+    wrapper_start = definition.wrapper_start if definition.wrapper_start is not None else definition.outer_start
+    if (
+        definition.outer_start < wrapper_start
+        and not _restates_overloads(spec, "\n".join(body), definition.name)
+        and comment_block_start(tree, data, wrapper_start) is not None
+    ):
+        return wrapper_start
+    return definition.outer_start
+
+
+def _keep_comment_above_body(spec: LanguageSpec, tree: Tree, data: bytes, definition: Definition, payload: str) -> str:
+    """The payload, with the comment between the original's stubs and body put back if it left it out.
+
+    A payload that restates the overload stubs replaces them, and the body; the
+    comment between them (Vue's `/*@__NO_SIDE_EFFECTS__*/`) is not restated
+    unless the payload has it, and what is not restated is kept (PROTOCOL.md §4).
+    """
+    wrapper_start = definition.wrapper_start if definition.wrapper_start is not None else definition.outer_start
+    comment_start = comment_block_start(tree, data, wrapper_start)
+    if comment_start is None:
+        return payload
+    block_start = line_start(data, comment_start)
+    original = data[block_start : line_start(data, wrapper_start)].decode("utf-8", "replace")
+    comment_lines = [line.rstrip("\r") for line in original.split("\n")[:-1]]
+    restated = {line.strip() for line in payload.split("\n")}
+    if all(line.strip() in restated for line in comment_lines if line.strip()):
+        return payload
+    lines = payload.split("\n")
+    row = _body_row(spec, payload, definition.name)
+    if row is None or row >= len(lines):
+        return payload
+    above = next((lines[r].strip() for r in range(row - 1, -1, -1) if lines[r].strip()), "")
+    if above.startswith(("//", "/*", "*", "#")):
+        return payload  # the payload has a comment of its own there: it restates that one
+    margin = min((len(c) - len(c.lstrip()) for c in comment_lines if c.strip()), default=0)
+    indent = lines[row][: len(lines[row]) - len(lines[row].lstrip())]
+    kept = [indent + c[margin:] if c.strip() else "" for c in comment_lines]
+    return "\n".join([*lines[:row], *kept, *lines[row:]])
+
+
+def _body_row(spec: LanguageSpec, payload: str, name: str) -> int | None:
+    """The payload line where the definition with stubs named `name` has its own start (its body's line)."""
+    payload_tree_, offset = payload_tree(spec, payload)
+    text = (payload_tree_.root_node.text or b"")
+    rows = [
+        text[: d.wrapper_start].count(b"\n") - offset
+        for d in list_definitions(spec, payload_tree_)
+        if d.name == name and d.wrapper_start is not None and d.outer_start < d.wrapper_start
+    ]
+    return rows[-1] if rows else None
+
+
 def _leading_comment_count(spec: LanguageSpec, lines: list[str]) -> int:
     """How many of the payload's first lines are a comment block (before any code)."""
     prefixes = ("#",) if spec.grammar == "python" else ("//",)
@@ -123,12 +182,15 @@ def replace_definition(
     comment_count = _leading_comment_count(spec, payload_lines)
     body = [line for line in payload_lines[comment_count:]]
     code_start = _code_start(spec, definition, body)
+    if code_start < (definition.wrapper_start if definition.wrapper_start is not None else definition.outer_start):
+        payload = _keep_comment_above_body(spec, tree, data, definition, payload)
 
     if comment_count:
-        existing_comment = comment_block_start(tree, data, definition.outer_start)
-        start = existing_comment if existing_comment is not None else definition.outer_start
+        anchor = _comment_anchor(spec, tree, data, definition, body)
+        existing_comment = comment_block_start(tree, data, anchor)
+        start = existing_comment if existing_comment is not None else anchor
         # Stubs, decorators and `export` the payload leaves out stay, after its new comment.
-        kept = data[definition.outer_start : code_start]
+        kept = data[anchor:code_start]
     else:
         start = code_start
         kept = b""

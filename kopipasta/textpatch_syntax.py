@@ -22,8 +22,9 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
+from kopipasta.attribution import file_name as _file_name
+from kopipasta.directives import Directive, classify
 from kopipasta.errors import PayloadError
-from kopipasta.intake import _directive, _file_name
 from kopipasta.model import FILE_KEY, TARGET_KEYS, Block
 
 DIFF = "diff"
@@ -187,9 +188,9 @@ def read_text_patch(block: Block) -> TextPatch | None:
 
 def _path_line(line: str) -> str | None:
     """The file a line names on its own: `src/x.py`, `### src/x.py`, `# FILE: src/x.py`."""
-    directive = _directive(line)
-    if directive is not None:
-        return directive[1] if directive[0] == FILE_KEY and directive[1] else None
+    directive = classify(line)
+    if isinstance(directive, Directive):
+        return directive.value if directive.key == FILE_KEY and directive.value else None
     # A comment holding only a path (`// src/x.ts`, `<!-- docs/a.md -->`) names it too.
     bare = _COMMENT_WRAPPER.sub("", line.strip()).strip()
     return _file_name(bare) if bare != line.strip() else _file_name(line)
@@ -577,10 +578,15 @@ def _unfenced_diff_end(lines: list[str], i: int, is_prose: object) -> int | None
     return end
 
 
-def merge_unfenced(blocks: list[Block], lines: list[str], prose: list[bool]) -> list[Block]:
-    """The reply's fenced blocks and its unfenced text patches, in reply order, numbered again."""
-    extra = unfenced_blocks(lines, prose)
+def merge_unfenced(
+    blocks: list[Block], lines: list[str], prose: list[bool], *, after: int = -1, first_index: int = 1
+) -> list[Block]:
+    """The reply's fenced blocks and its unfenced text patches below line `after`, in reply order.
+
+    When there are unfenced patches, every block is numbered again from `first_index`.
+    """
+    extra = [b for b in unfenced_blocks(lines, prose) if b.line - 1 > after]
     if not extra:
         return blocks
     ordered = sorted([*blocks, *extra], key=lambda b: b.line)
-    return [replace(b, index=k) for k, b in enumerate(ordered, 1)]
+    return [replace(b, index=k) for k, b in enumerate(ordered, first_index)]

@@ -122,7 +122,7 @@ def test_directive_value_is_stripped_and_unquoted(value: str, expected: str) -> 
     assert block.file == expected
 
 
-def test_non_directive_comment_ends_the_header() -> None:
+def test_prose_comment_between_directives_does_not_end_the_header() -> None:
     block = only(
         reply(
             "```python",
@@ -133,8 +133,14 @@ def test_non_directive_comment_ends_the_header() -> None:
             "```",
         )
     )
+    assert block.directives == (("FILE", "a.py"), ("TARGET_NODE", "f"))
+    assert block.payload == "def f(): pass"
+
+
+def test_prose_comment_followed_by_code_ends_the_header() -> None:
+    block = only(reply("```python", "# FILE: a.py", "# Note: this matters", "def f(): pass", "```"))
     assert block.directives == (("FILE", "a.py"),)
-    assert block.payload == "# Note: this matters\n# TARGET_NODE: f\ndef f(): pass"
+    assert block.payload == "# Note: this matters\ndef f(): pass"
 
 
 def test_file_comment_further_down_stays_in_the_payload() -> None:
@@ -466,10 +472,457 @@ def test_never_raises_on_arbitrary_text() -> None:
         "```", "````", "~~~", "``", "`", "~", "\n", "\r\n", "\r", " ", "\t", "\ufeff",
         "# FILE: a.py", "// TARGET_NODE:", "<!--", "-->", "/*", "*/", "{/*", "*/}",
         "**", "__", "File:", "src/a.py", ":", "x", "é", "\x00", "\u2028", "'", '"',
+        "<<<RESET>>>", "```python:a.py", '```py title="a.py"', "// filepath: a.ts", "\u00a0", "\uff1a",
+        "\u200b", "# TARGETNODE", "=", "```bash", "#", "\n\n", "### ", "(new)",
     ]  # fmt: skip
     rng = random.Random(1234)
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
         blocks = parse_reply(text)
-        assert [b.index for b in blocks] == list(range(1, len(blocks) + 1))
+        # Numbered in sequence; after a <<<RESET>>> the numbers go on from the withdrawn ones.
+        first = blocks[0].index if blocks else 1
+        assert [b.index for b in blocks] == list(range(first, first + len(blocks)))
         assert all("\r" not in b.payload for b in blocks)
+
+
+# --- attribution forms (PROTOCOL.md §2) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("opener", "language"),
+    [
+        ("```python:app/x.py", "python"),
+        ("```tsx:app/x.py", "tsx"),
+        ('```python title="app/x.py"', "python"),
+        ("```python title='app/x.py'", "python"),
+        ("```python title=app/x.py", "python"),
+        ('```python file="app/x.py"', "python"),
+        ("```python filename=app/x.py", "python"),
+        ('```python path="app/x.py"', "python"),
+        ('```python {title="app/x.py"}', "python"),
+        ("```app/x.py", ""),
+        ("~~~app/x.py", ""),
+        ("```python app/x.py", "python"),
+        ("```python # FILE: app/x.py", "python"),
+        ("```python // filepath: app/x.py", "python"),
+        ("```# FILE: app/x.py", ""),
+    ],
+)
+def test_file_named_in_the_info_string(opener: str, language: str) -> None:
+    fence = opener[:3]
+    block = only(reply(opener, "def f():", "    return 1", fence))
+    assert block.file == "app/x.py"
+    assert block.info == language
+    assert block.payload == "def f():\n    return 1"
+
+
+@pytest.mark.parametrize("opener", ["```python", "```python3.11", "```c++", "```{.python}", "```js title=Example", "```text"])
+def test_info_string_that_names_no_file(opener: str) -> None:
+    assert only(reply(opener, "x", "```")).file is None
+
+
+def test_info_string_path_wins_over_the_line_above_and_a_file_line_over_both() -> None:
+    assert only(reply("### src/other.py", "```python:src/a.py", "x", "```")).file == "src/a.py"
+    block = only(reply("### src/other.py", "```python:src/a.py", "# FILE: src/b.py", "x", "```"))
+    assert block.file == "src/b.py"
+
+
+def test_info_string_without_a_file_keeps_the_line_above() -> None:
+    assert only(reply("**src/a.py**", "```python", "x", "```")).file == "src/a.py"
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "// filepath: src/x.ts",
+        "// File path: src/x.ts",
+        "// Filepath: src/x.ts",
+        "// file_path: src/x.ts",
+        "// filename: src/x.ts",
+        "// Path: src/x.ts",
+    ],
+)
+def test_spellings_of_file(comment: str) -> None:
+    block = only(reply("```ts", comment, "export const x = 1;", "```"))
+    assert block.directives == (("FILE", "src/x.ts"),)
+    assert block.payload == "export const x = 1;"
+
+
+@pytest.mark.parametrize("comment", ["// Path: /api/users", "// path: the route taken", "# Filename: see below"])
+def test_file_alias_without_a_relative_path_is_code(comment: str) -> None:
+    block = only(reply("```ts", comment, "x", "```"))
+    assert block.directives == ()
+    assert block.payload == f"{comment}\nx"
+
+
+@pytest.mark.parametrize(
+    "above",
+    ["### app/tokens.py", "**src/components/Tables.tsx**", "# FILE: app/tokens.py", "## File: `app/tokens.py`"],
+)
+def test_decorated_path_above_the_fence(above: str) -> None:
+    expected = "src/components/Tables.tsx" if "Tables" in above else "app/tokens.py"
+    assert only(reply(above, "```", "x", "```")).file == expected
+
+
+# --- several files in one file block ---------------------------------------------------
+
+
+def test_two_files_in_one_fence() -> None:
+    blocks = parse_reply(
+        reply(
+            "```python",  # 1
+            "# FILE: app/a.py",  # 2
+            "def a():",  # 3
+            "    return 1",  # 4
+            "",  # 5
+            "# FILE: app/b.py",  # 6
+            "def b():",  # 7
+            "    return 2",  # 8
+            "```",  # 9
+            "```python",  # 10
+            "# FILE: app/c.py",
+            "c = 3",
+            "```",
+        )
+    )
+    assert blocks == [
+        Block(1, 1, "python", (("FILE", "app/a.py"),), "app/a.py", "def a():\n    return 1"),
+        Block(2, 6, "python", (("FILE", "app/b.py"),), "app/b.py", "def b():\n    return 2"),
+        Block(3, 10, "python", (("FILE", "app/c.py"),), "app/c.py", "c = 3"),
+    ]
+
+
+def test_three_copilot_files_and_a_targeted_one_in_one_fence() -> None:
+    blocks = parse_reply(
+        reply(
+            "```ts",
+            "// filepath: src/a.ts",
+            "export const a = 1;",
+            "",
+            "// filepath: src/b.ts",
+            "export const b = 2;",
+            "",
+            "",
+            "// FILE: src/c.ts",
+            "// TARGET_NODE: function c",
+            "export function c() {}",
+            "",
+            "// FILE: src/d.ts",
+            "export function d() {}",
+            "```",
+        )
+    )
+    assert [(b.file, b.directives[1:], b.payload) for b in blocks] == [
+        ("src/a.ts", (), "export const a = 1;"),
+        ("src/b.ts", (), "export const b = 2;"),
+        # A targeted block is not split: its later FILE line is code.
+        ("src/c.ts", (("TARGET_NODE", "function c"),), "export function c() {}\n\n// FILE: src/d.ts\nexport function d() {}"),
+    ]
+    assert [b.index for b in blocks] == [1, 2, 3]
+    assert [b.line for b in blocks] == [1, 5, 9]
+
+
+def test_file_line_not_at_column_0_or_without_a_blank_line_is_code() -> None:
+    block = only(reply("```python", "# FILE: a.py", "x = 1", "# FILE: b.py", "", "    # FILE: c.py", "```"))
+    assert block.payload == "x = 1\n# FILE: b.py\n\n    # FILE: c.py"
+
+
+def test_file_named_above_splits_on_a_later_file_line() -> None:
+    blocks = parse_reply(reply("`a.py`", "```python", "a = 1", "", "# FILE: b.py", "b = 2", "```"))
+    assert [(b.file, b.payload) for b in blocks] == [("a.py", "a = 1"), ("b.py", "b = 2")]
+
+
+# --- nested fences, CRLF, non-breaking spaces, RESET ------------------------------------
+
+
+def test_nested_fence_with_info_string_inside_a_markdown_file() -> None:
+    blocks = parse_reply(
+        reply(
+            "```markdown",
+            "<!-- FILE: README.md -->",
+            "# Tool",
+            "",
+            "Install:",
+            "",
+            "```bash",
+            "pip install tool",
+            "```",
+            "",
+            "Then run it.",
+            "```",
+            "",
+            "```python",
+            "# FILE: app.py",
+            "x = 1",
+            "```",
+        )
+    )
+    assert [(b.file, b.payload) for b in blocks] == [
+        ("README.md", "# Tool\n\nInstall:\n\n```bash\npip install tool\n```\n\nThen run it."),
+        ("app.py", "x = 1"),
+    ]
+
+
+def test_stray_fence_line_in_code_does_not_swallow_the_reply() -> None:
+    # Read as nested, the block would run to the end of the reply: so it is not nested.
+    blocks = parse_reply(reply("```python", "# FILE: a.py", 'DOC = """', "```python", '"""', "```", "text"))
+    assert [b.payload for b in blocks] == ['DOC = """\n```python\n"""']
+
+
+def test_crlf_reply_with_info_string_and_two_files() -> None:
+    text = "```python:a.py\r\nx = 1\r\n\r\n# FILE: b.py\r\ny = 2\r\n```\r\n"
+    assert [(b.file, b.payload) for b in parse_reply(text)] == [("a.py", "x = 1"), ("b.py", "y = 2")]
+
+
+def test_non_breaking_spaces_in_indentation_read_as_spaces() -> None:
+    nbsp = "\u00a0"
+    block = only(
+        reply(
+            "```python",
+            "# FILE: a.py",
+            "def f():",
+            f"{nbsp}{nbsp}{nbsp}{nbsp}return 'a{nbsp}b'",
+            f" {nbsp} {nbsp}# tail{nbsp}",
+            "```",
+        )
+    )
+    assert block.payload == f"def f():\n    return 'a{nbsp}b'\n    # tail{nbsp}"
+
+
+def test_reset_withdraws_every_block_before_it() -> None:
+    from kopipasta.intake import read_reply
+
+    text = reply(
+        "```python",
+        "# FILE: a.py",
+        "x = 1",
+        "```",
+        "```",
+        "explanation",
+        "```",
+        "Sorry, let me start over.",
+        "<<<RESET>>>",
+        "```python",
+        "# FILE: b.py",
+        "y = 2",
+        "```",
+    )
+    read = read_reply(text)
+    assert read.withdrawn == 2
+    assert [(b.index, b.file) for b in read.blocks] == [(3, "b.py")]
+
+
+def test_reset_inside_a_block_is_payload() -> None:
+    from kopipasta.intake import read_reply
+
+    read = read_reply(reply("```", "# FILE: a.txt", "<<<RESET>>>", "```"))
+    assert read.withdrawn == 0
+    assert read.blocks[0].payload == "<<<RESET>>>"
+
+
+# --- malformed headers (issue 11, item 1) -------------------------------------------------
+
+MALFORMED = [
+    ("# TARGETNODE: function helper", "TARGET_NODE"),
+    ("# TargetNode: function helper", "TARGET_NODE"),
+    ("# TARGET: function helper", "TARGET_NODE"),
+    ("# Target: helper", "TARGET_NODE"),
+    ("# TARGET_FUNCTION: helper", "TARGET_NODE"),
+    ("# TARGET_METHOD: Cache.get", "TARGET_NODE"),
+    ("# TARGET_CLASS: Cache", "TARGET_NODE"),
+    ("# TARGET-FN: helper", "TARGET_NODE"),
+    ("# TARGET_NODES: helper", "TARGET_NODE"),
+    ("# TAGRET_NODE: function helper", "TARGET_NODE"),
+    ("# TARGET_NDOE: function helper", "TARGET_NODE"),
+    ("# TARGET_NODE = function helper", "TARGET_NODE"),
+    ("# TARGET_NODE=helper", "TARGET_NODE"),
+    ("# TARGET_NODE\uff1a function helper", "TARGET_NODE"),
+    ("# TARGET\u200b_NODE: function helper", "TARGET_NODE"),
+    ("# TARGET_\u200dNODE: function helper", "TARGET_NODE"),
+    ("# \ufeffTARGET_NODE: function helper", "TARGET_NODE"),
+    ("# ＴＡＲＧＥＴ_ＮＯＤＥ: function helper", "TARGET_NODE"),
+    ("# TARGET_NODE function helper", "TARGET_NODE"),
+    ("# TARGET.NODE: helper", "TARGET_NODE"),
+    ("# REPLACE: function helper", "TARGET_NODE"),
+    ("# REPLACE_NODE: function helper", "TARGET_NODE"),
+    ("# NODE: function helper", "TARGET_NODE"),
+    ("# Function: helper", "TARGET_NODE"),
+    ("# INSERTAFTER: function helper", "INSERT_AFTER"),
+    ("# INSERT: function helper", "INSERT_AFTER"),
+    ("# INSERT_BEFOR: function helper", "INSERT_BEFORE"),
+    ("# APPEND: class Cache", "APPEND_TO"),
+    ("# APPENDTO: class Cache", "APPEND_TO"),
+    ("# DELETE: function helper", "DELETE_NODE"),
+    ("# REMOVE_NODE: function helper", "DELETE_NODE"),
+    ("# DELETENODE: function helper", "DELETE_NODE"),
+    ("/* TARGETNODE: function helper */", "TARGET_NODE"),
+    ("<!-- TARGET = helper -->", "TARGET_NODE"),
+    ("// TARGET_NODE -> function helper", "TARGET_NODE"),
+    ("# TARGET_NODE - function helper", "TARGET_NODE"),
+    ("# TARGET_NODE \u2014 helper", "TARGET_NODE"),
+    ("# Target node => function helper", "TARGET_NODE"),
+    ("TARGET_NODE: function helper", "TARGET_NODE"),
+    ("DELETE_NODE: function helper", "DELETE_NODE"),
+]
+
+
+@pytest.mark.parametrize(("line", "meant"), MALFORMED)
+def test_near_miss_key_is_never_payload(line: str, meant: str) -> None:
+    block = only(reply("```python", "# FILE: app.py", line, "def helper(x):", "    return x", "```"))
+    assert block.malformed is not None and block.malformed[:2] == (line.strip(), meant)
+    assert block.payload == "def helper(x):\n    return x"
+    assert block.directives == (("FILE", "app.py"),)
+
+
+@pytest.mark.parametrize(
+    ("line", "meant"),
+    [("// TARGETPATH: scripts.build", "TARGET_PATH"), ("// TARGET: scripts.build", "TARGET_PATH"),
+     ("// KEY_PATH: scripts.build", "TARGET_PATH"), ("// TARGET_NODE = scripts", "TARGET_NODE")],
+)  # fmt: skip
+def test_near_miss_in_a_data_file_suggests_target_path(line: str, meant: str) -> None:
+    block = only(reply("```json", "// FILE: package.json", line, '"x"', "```"))
+    assert block.malformed is not None and block.malformed[:2] == (line, meant)
+    assert block.payload == '"x"'
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["# FILE\uff1a app.py", "# FIEL: app.py", "# F\u200bILE: app.py", "# FILE = app.py", "# FILEPATH = app.py"],
+)
+def test_near_miss_of_file(line: str) -> None:
+    block = only(reply("```python", line, "def helper(x):", "    return x", "```"))
+    assert block.malformed is not None and block.malformed[:2] == (line, "FILE")
+    assert block.payload == "def helper(x):\n    return x"
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "# Note: this matters",
+        "# Author: Bob",
+        "# Target: production servers",
+        "# Returns: the token",
+        "# Delete node if it is empty",
+        "# TODO: handle the error",
+        "# Copyright (c) 2024 Acme",
+        "# -*- coding: utf-8 -*-",
+        "#!/usr/bin/env python",
+        "# type: ignore",
+    ],
+)
+def test_prose_comments_are_not_near_misses(comment: str) -> None:
+    block = only(reply("```python", "# FILE: app.py", comment, "x = 1", "```"))
+    assert block.malformed is None
+    assert block.payload == f"{comment}\nx = 1"
+
+
+@pytest.mark.parametrize("blank", ["#", "//", "# ", "##", "# ---", "/* */", "<!-- -->"])
+def test_blank_comment_inside_the_header_does_not_end_it(blank: str) -> None:
+    block = only(reply("```python", "# FILE: app.py", blank, "# TARGET_NODE: function helper", "def helper(x): ...", "```"))
+    assert block.directives == (("FILE", "app.py"), ("TARGET_NODE", "function helper"))
+    assert block.payload == "def helper(x): ..."
+
+
+def test_prose_comment_between_file_and_target() -> None:
+    block = only(
+        reply(
+            "```python",
+            "# FILE: app.py",
+            "# The helper now doubles its input.",
+            "#",
+            "# TARGET_NODE: function helper",
+            "def helper(x):",
+            "    return 2 * x",
+            "```",
+        )
+    )
+    assert block.directives == (("FILE", "app.py"), ("TARGET_NODE", "function helper"))
+    assert block.payload == "def helper(x):\n    return 2 * x"
+
+
+def test_near_miss_after_a_prose_comment_is_caught() -> None:
+    block = only(reply("```python", "# FILE: app.py", "# fixed:", "# TARGETNODE: helper", "def helper(): ...", "```"))
+    assert block.malformed == ("# TARGETNODE: helper", "TARGET_NODE", "helper")
+    assert block.payload == "def helper(): ..."
+
+
+def test_header_lines_of_50000_characters_are_read_quickly() -> None:
+    long = "# " + "a " * 25_000
+    block = only(reply("```python", "# FILE: app.py", long, "x", "```"))
+    assert block.payload.endswith("x")
+
+
+def test_file_comment_whose_value_is_not_a_path_does_not_split() -> None:
+    block = only(reply("```python", "# FILE: app.py", "import os", "", "# File: handling below", "x = 1", "```"))
+    assert block.payload == "import os\n\n# File: handling below\nx = 1"
+
+
+@pytest.mark.parametrize(
+    "above",
+    ["### 2. `src/app.py`", "## 1) src/app.py", "**src/app.py** (updated)", "`src/app.py` (new file):",
+     "### `src/app.py` (modified)", "src/app.py [changed]"],
+)  # fmt: skip
+def test_numbered_heading_and_short_remark_above_the_fence(above: str) -> None:
+    assert only(reply(above, "```python", "x = 1", "```")).file == "src/app.py"
+
+
+@pytest.mark.parametrize("above", ["1. src/app.py", "src/app.py (see below for why this changed)"])
+def test_numbered_list_item_and_long_remark_name_no_file(above: str) -> None:
+    assert only(reply(above, "```python", "x = 1", "```")).file is None
+
+
+# --- every way of writing a key wrongly: a directive or a failure, never payload ------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_KEYS = ["FILE", "TARGET_NODE", "TARGET_PATH", "INSERT_AFTER", "INSERT_BEFORE", "APPEND_TO", "DELETE_NODE"]
+_INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
+_SEPARATORS = [":", " :", ": ", "=", " = ", "\uff1a", "\uff1a ", "::", "->", " => "]
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+@st.composite
+def written_keys(draw: st.DrawFn) -> tuple[str, str, str]:
+    key = draw(st.sampled_from(_KEYS))
+    words = key.split("_")
+    joiner = draw(st.sampled_from(["_", "-", " ", "", "__", "."]))
+    written = joiner.join(words)
+    written = draw(st.sampled_from([written, written.lower(), written.title(), written.capitalize()]))
+    if draw(st.booleans()):
+        at = draw(st.integers(0, len(written)))
+        written = written[:at] + draw(st.sampled_from(_INVISIBLE)) + written[at:]
+    if draw(st.booleans()):
+        written = _fullwidth(written)
+    separator = draw(st.sampled_from(_SEPARATORS))
+    value = "app/tokens.py" if key == "FILE" else draw(st.sampled_from(["function helper", "helper", "method A.b", "a.b"]))
+    comment = draw(st.sampled_from(["# {}", "// {}", "-- {}", "/* {} */", "<!-- {} -->", "## {}"]))
+    return key, comment.format(f"{written}{separator}{value}"), value
+
+
+@settings(max_examples=1500, deadline=None)
+@given(written_keys(), st.booleans())
+def test_a_key_written_any_way_is_a_directive_or_a_failure_never_payload(case: tuple[str, str, str], blank: bool) -> None:
+    key, line, _ = case
+    header = ["# FILE: app/tokens.py"] if key != "FILE" else []
+    if blank:
+        header.append("#")
+    block = only(reply("```python", *header, line, "def helper(x):", "    return x", "```"))
+    assert block.payload == "def helper(x):\n    return x"
+    if block.malformed is None:
+        assert block.directives[-1][0] == key
+    else:
+        assert block.malformed[1] == key or (key == "TARGET_NODE" and block.malformed[1] == "TARGET_PATH")
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['FILE: Path = Path("x")', 'FILE = "app.py"', "file: x.py", "TARGET_PATH: str = 'a'", "path: ./src", "target: es2020"],
+)
+def test_code_and_data_that_look_like_bare_keys_stay_payload(line: str) -> None:
+    block = only(reply("```", "# FILE: app.py", line, "x", "```"))
+    assert block.malformed is None
+    assert block.payload == f"{line}\nx"

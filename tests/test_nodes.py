@@ -136,7 +136,7 @@ def test_missing_and_unsupported_files(project: Path) -> None:
     assert result.stderr.splitlines() == [
         "❌ No such file: app/nope.py — paths are relative to the project root (--root)",
         "❌ README.md: no grammar for this file type (supported: .py, .pyi, .js, .mjs, .cjs, .jsx, "
-        ".ts, .mts, .cts, .tsx, .json) — such a file can only be replaced whole",
+        ".ts, .mts, .cts, .tsx, .json, .yaml, .yml, .toml) — such a file can only be replaced whole",
     ]
     assert result.stdout.splitlines()[0] == "src/Table.tsx"
     as_json = json.loads(nodes(project, "--json", "app/nope.py").stdout)

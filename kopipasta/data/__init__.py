@@ -1,0 +1,53 @@
+"""TARGET_PATH in data files (PROTOCOL.md §5), one module per format behind one interface.
+
+`format_of(path)` names the format of a file (or None), `set_value` sets one value, and
+`top_keys` lists what `kopipasta nodes` shows. JSON lives in `kopipasta.datapath`; YAML in
+`data/yaml.py`, TOML in `data/toml.py`. Each finds the value's byte span with Tree-sitter,
+writes the new value in the file's own style, and checks the result by parsing it again:
+every byte outside the changed value is kept.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from kopipasta import datapath
+from kopipasta.data.common import TopKey
+
+_SUFFIXES = {".json": "JSON", ".jsonc": "JSON", ".yaml": "YAML", ".yml": "YAML", ".toml": "TOML"}
+
+
+def format_of(path: str) -> str | None:
+    """"JSON", "YAML" or "TOML" for a data file that TARGET_PATH can address, else None."""
+    return _SUFFIXES.get(PurePosixPath(path.replace("\\", "/")).suffix.lower())
+
+
+def set_value(source: str, path: str, payload: str, *, file: str) -> str:
+    """Return `source` with the value at `path` set to `payload` (written in the file's format)."""
+    kind = format_of(file)
+    if kind == "YAML":
+        from kopipasta.data import yaml
+
+        return yaml.set_yaml_value(source, path, payload, file=file)
+    if kind == "TOML":
+        from kopipasta.data import toml
+
+        return toml.set_toml_value(source, path, payload, file=file)
+    return datapath.set_json_value(source, path, payload, file=file,
+                                   allow_comments=datapath.allows_comments(file))
+
+
+def top_keys(data: bytes, file: str) -> list[TopKey]:
+    """The top-level keys (and, in TOML, the tables) of a data file; [] when unreadable."""
+    kind = format_of(file)
+    if kind == "YAML":
+        from kopipasta.data import yaml
+
+        return yaml.top_keys(data)
+    if kind == "TOML":
+        from kopipasta.data import toml
+
+        return toml.top_keys(data)
+    from kopipasta.data import json_keys
+
+    return json_keys.top_keys(data, allow_comments=datapath.allows_comments(file))
