@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from kopipasta.attribution import file_name as _file_name
@@ -151,6 +152,8 @@ def read_text_patch(block: Block) -> TextPatch | None:
             raise PayloadError(f"Block {block.index} (line {block.line}) is {DELETE_MARKER} but names no file", "add `FILE: path` above the marker")
         return TextPatch(DELETE_MARKER, (FilePatch(file, "delete"),))
     targeted = any(key in TARGET_KEYS for key, _ in block.directives)
+    if block.malformed is not None and (file or targeted or block.malformed[1] == FILE_KEY):
+        return None  # its misspelt header line fails it first (plan.py), whatever the payload
     if file and file.lower().endswith(_DIFF_FILES) and not targeted:
         return None  # a whole .diff/.patch file is written as it stands
     lines = block.payload.split("\n")
@@ -364,7 +367,7 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
         if not line.strip():
             i += 1
             continue
-        if not in_file and not files and info_line(line):
+        if not in_file and not files and _path_line(line) is not None:
             i += 1  # a path or FILE line inside the fence above the first header
             continue
         raise _Malformed(f"its line {i + 1} ({_short(line)}) is not part of a diff")
@@ -372,10 +375,6 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
     if not files:
         raise _Malformed("it has no hunk")
     return files
-
-
-def info_line(line: str) -> bool:
-    return _path_line(line) is not None
 
 
 def _diff_file(
@@ -536,9 +535,8 @@ def unfenced_blocks(lines: list[str], prose: list[bool]) -> list[Block]:
     return found
 
 
-def _unfenced_sr_end(lines: list[str], i: int, is_prose: object) -> int | None:
+def _unfenced_sr_end(lines: list[str], i: int, check: Callable[[int], bool]) -> int | None:
     """The last line of the search/replace sections starting at line i, or None."""
-    check = is_prose if callable(is_prose) else (lambda k: True)
     end = None
     k = i
     while k < len(lines) and check(k):
@@ -556,8 +554,8 @@ def _unfenced_sr_end(lines: list[str], i: int, is_prose: object) -> int | None:
     return end
 
 
-def _unfenced_diff_end(lines: list[str], i: int, is_prose: object) -> int | None:
-    check = is_prose if callable(is_prose) else (lambda k: True)
+def _unfenced_diff_end(lines: list[str], i: int, check: Callable[[int], bool]) -> int | None:
+    """The last line of the diff starting at line i: while lines read as diff lines."""
     end = None
     k = i
     while k < len(lines) and check(k):
