@@ -33,10 +33,13 @@ SEARCH_REPLACE = "search/replace"
 ENVELOPE = "envelope"
 DELETE_MARKER = "<<<DELETE>>>"
 
-_SR_OPEN = re.compile(r"^[ \t]*<{3,}[ \t]*(?:SEARCH)?[ \t]*$", re.IGNORECASE)
+# Besides the protocol's markers: aider's older ORIGINAL/UPDATED words, and Cline's
+# `------- SEARCH` / `+++++++ REPLACE` (where the words are required: a bare run of
+# dashes is a markdown rule).
+_SR_OPEN = re.compile(r"^[ \t]*(?:<{3,}[ \t]*(?:SEARCH|ORIGINAL)?|-{3,}[ \t]*SEARCH)[ \t]*:?[ \t]*$", re.IGNORECASE)
 _SR_DIVIDER = re.compile(r"^[ \t]*={3,}[ \t]*$")
-_SR_CLOSE = re.compile(r"^[ \t]*>{3,}[ \t]*(?:REPLACE)?[ \t]*$", re.IGNORECASE)
-_SR_CLOSE_WORD = re.compile(r"^[ \t]*>{3,}[ \t]*REPLACE[ \t]*$", re.IGNORECASE)
+_SR_CLOSE = re.compile(r"^[ \t]*(?:>{3,}[ \t]*(?:REPLACE|UPDATED)?|\+{3,}[ \t]*REPLACE)[ \t]*:?[ \t]*$", re.IGNORECASE)
+_SR_CLOSE_WORD = re.compile(r"^[ \t]*(?:>{3,}|\+{3,})[ \t]*(?:REPLACE|UPDATED)[ \t]*:?[ \t]*$", re.IGNORECASE)
 # git's merge-conflict markers: never a file's content, and no patch either.
 _CONFLICT_OPEN = re.compile(r"^<{7} \S")
 _CONFLICT_CLOSE = re.compile(r"^>{7} \S")
