@@ -138,11 +138,23 @@ def median_seconds(command: list[str], repeat: int, before: Callable[[], None] =
     return statistics.median(times)
 
 
+def protocol_tokens_row() -> str:
+    """The prompt's reply-format part for the demo's three files (Python, TSX, JSON), in tokens (~4 chars each)."""
+    from kopipasta.prompt import PROTOCOL_TOKEN_LIMIT, estimate_tokens, protocol_part, render_prompt
+
+    demo = Path(__file__).resolve().parent.parent / "kopipasta" / "demo" / "project"
+    files = ["app/cart.py", "src/components/DataTable.tsx", "package.json"]
+    text = render_prompt(files, task="Make TableBody sortable by column", root=demo)
+    tokens = estimate_tokens(protocol_part(text))
+    return f"prompt  reply-format part, 3 files (demo)   {tokens:5d} tokens (limit {PROTOCOL_TOKEN_LIMIT})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7, help="runs per scenario (median is reported)")
     args = parser.parse_args()
 
+    print(protocol_tokens_row())
     baseline = median_seconds([sys.executable, "-c", "import tree_sitter"], args.repeat)
     print(f"baseline  python -c 'import tree_sitter'   {baseline * 1000:7.1f} ms   1.00x")
     scenarios = {

@@ -6,6 +6,7 @@ Only this module imports click. Library errors become one-line messages here.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -51,8 +52,8 @@ or renaming a file needs --allow-delete.
 \b
 Exit status:
   0  every patch applied, or was already in place (and --verify passed)
-  1  at least one patch failed (with --strict, nothing was written);
-     takes precedence over 3
+  1  at least one patch failed (with --strict, nothing was written;
+     with --partial, the blocks that succeeded were); takes precedence over 3
   2  the reply could not be read, or held no patch at all
      (also: the options were wrong, as for any click usage error)
   3  the patches were written but the --verify command failed or could
@@ -67,22 +68,37 @@ where the JSON gets a "verify" object.
 """
 
 
-def read_reply(reply: str | None) -> str:
-    """The reply's text from a file, `-`, or piped stdin; click.UsageError-free failures exit 2."""
+def read_reply(reply: str | None, *, as_json: bool = False, dry_run: bool = False) -> str:
+    """The reply's text from a file, `-`, or piped stdin; click.UsageError-free failures exit 2.
+
+    Under --json a reply that cannot be read is still a JSON report on stdout.
+    """
+    failed = _fail_json(dry_run) if as_json else fail
     if reply in (None, "-"):
         if reply is None and sys.stdin.isatty():
-            fail("No reply given: pass a file, '-', or pipe the reply on stdin", EXIT_NO_PATCH)
+            failed("No reply given: pass a file, '-', or pipe the reply on stdin", EXIT_NO_PATCH)
         data = sys.stdin.buffer.read()
     else:
         try:
             data = Path(reply).read_bytes()
         except OSError as error:
-            fail(f"Cannot read reply {reply}: {error.strerror or error}", EXIT_NO_PATCH)
+            failed(f"Cannot read reply {reply}: {error.strerror or error}", EXIT_NO_PATCH)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        fail(f"Cannot read reply: it is not UTF-8 text (byte {error.start})", EXIT_NO_PATCH)
+        failed(f"Cannot read reply: it is not UTF-8 text (byte {error.start})", EXIT_NO_PATCH)
     raise AssertionError("unreachable")
+
+
+def _fail_json(dry_run: bool) -> Callable[[str, int], None]:
+    def failed(message: str, status: int) -> None:
+        from kopipasta.model import Report
+        from kopipasta.report import report_json
+
+        click.echo(report_json(Report((), (), written=False, reply_error=message), dry_run=dry_run))
+        fail(message, status)
+
+    return failed
 
 
 def read_task(task: str) -> str:
@@ -102,14 +118,43 @@ def fail(message: str, status: int) -> None:
     sys.exit(status)
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+# Options of `session` that may come first: `kopipasta -t "task" app.py`.
+_SESSION_OPTIONS = ("-t", "--task", "--root", "--template")
+
+
+class _FilesOrCommand(click.Group):
+    """`kopipasta app/tokens.py src/ -t task` is `kopipasta session app/tokens.py src/ -t task`.
+
+    The first argument is a command when it names one; it starts a session when
+    it is a session option, or looks like a path or glob (exists, or holds `/`,
+    `.` or a glob character). Anything else stays click's "No such command".
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and _starts_a_session(args[0]):
+            args = ["session", *args]
+        return super().parse_args(ctx, args)
+
+
+def _starts_a_session(first: str) -> bool:
+    if first.startswith("-"):
+        return first in _SESSION_OPTIONS or first.startswith(tuple(f"{o}=" for o in _SESSION_OPTIONS if o.startswith("--")))
+    return Path(first).exists() or any(char in first for char in "/.*?[")
+
+
+@click.group(
+    cls=_FilesOrCommand,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(package_name="kopipasta")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Apply an LLM's reply to your code structurally: exact definitions, never fuzzy text.
 
     Alone, `kopipasta` runs `kopipasta session` with no files (or, with a
-    reply piped on stdin, applies it).
+    reply piped on stdin, applies it). `kopipasta FILES... -t TASK` runs
+    `kopipasta session FILES... -t TASK`.
     """
     if ctx.invoked_subcommand is None:
         ctx.invoke(session)
@@ -138,6 +183,17 @@ def main(ctx: click.Context) -> None:
     help="Let the reply delete and rename files (/dev/null diffs, *** Delete File, *** Move to, <<<DELETE>>>); "
     "without it such a block fails. Undo puts deleted files back.",
 )
+@click.option(
+    "--partial",
+    is_flag=True,
+    help="Write each block that succeeded even when another block on its file failed (each is still checked).",
+)
+@click.option(
+    "--feedback",
+    is_flag=True,
+    help="After a failure, make a correction message for the model: copied on a terminal; "
+    "on a pipe it is all stdout holds (the report goes to stderr); with --json, a \"feedback\" key.",
+)
 def apply(
     reply: str | None,
     root: Path,
@@ -149,6 +205,8 @@ def apply(
     verify_command: str | None,
     revert_on_fail: bool,
     allow_delete: bool,
+    partial: bool,
+    feedback: bool,
 ) -> None:
     """Apply the patches in REPLY (a file, '-' or stdin) to the project."""
     from kopipasta import journal
@@ -157,13 +215,23 @@ def apply(
 
     if revert_on_fail and not verify_command:
         raise click.UsageError("--revert-on-fail needs --verify CMD: it reverts when that command fails")
-    text = read_reply(reply)
+    if partial and strict:
+        raise click.UsageError("--partial writes what succeeded, --strict writes nothing if anything failed: choose one")
+    text = read_reply(reply, as_json=as_json, dry_run=dry_run)
     entry_before = journal.newest(root)
     try:
-        report = apply_reply(text, root, dry_run=dry_run, strict=strict, only=only, allow_delete=allow_delete)
+        report = apply_reply(
+            text, root, dry_run=dry_run, strict=strict, only=only, partial=partial, allow_delete=allow_delete
+        )
     except (OSError, journal.JournalError) as error:
         fail(f"Cannot write the patched files: {error_text(error)}", EXIT_FAILED)
+    if not dry_run:
+        from kopipasta.applylog import record_apply
+
+        record_apply(root, text, report, partial=partial, strict=strict)
     status = exit_status(report)
+    message = _feedback(report, root) if feedback else None
+    show_diff = dry_run if diff is None else diff
     if as_json:
         from kopipasta.report import report_json
 
@@ -172,19 +240,51 @@ def apply(
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, sys.stderr)
             status = _with_verify(status, checked.failed)
             extra = {"exit_status": status, "verify": checked.to_json()}
-        click.echo(report_json(report, dry_run=dry_run, extra=extra))
+        if feedback:
+            extra["feedback"] = message
+        click.echo(report_json(report, dry_run=dry_run, extra=extra, show_diff=diff is True))
     else:
+        from kopipasta.plain import is_terminal
         from kopipasta.report import make_console, print_report
 
-        show_diff = dry_run if diff is None else diff
-        print_report(make_console(), report, dry_run=dry_run, show_diff=show_diff)
+        # For a script, --feedback makes stdout the message alone; the report goes to stderr.
+        piped_feedback = feedback and not is_terminal(sys.stdout)
+        print_report(make_console(stderr=piped_feedback), report, dry_run=dry_run, show_diff=show_diff)
         if verify_command is not None:
-            checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, sys.stdout)
-            click.echo(checked.summary())
+            output = sys.stderr if piped_feedback else sys.stdout
+            checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, output)
+            click.echo(checked.summary(), err=piped_feedback)
             if checked.revert_line():
-                click.echo(checked.revert_line())
+                click.echo(checked.revert_line(), err=piped_feedback)
             status = _with_verify(status, checked.failed)
+        if piped_feedback:
+            if message:
+                click.echo(message, nl=False)
+        elif feedback:
+            _copy_feedback(message)
     sys.exit(status)
+
+
+def _feedback(report: Report, root: Path) -> str | None:
+    from kopipasta.feedback import feedback_message
+
+    return feedback_message(report, root)
+
+
+def _copy_feedback(message: str | None) -> None:
+    """On a terminal: put the correction message on the clipboard (or print it), and say so."""
+    if message is None:
+        click.echo("No correction message: nothing failed.")
+        return
+    from kopipasta.clipboard import copy_osc52, copy_text, osc52_note
+
+    problem = copy_text(message)
+    if problem is None:
+        click.echo("📋 Copied a correction message for the model: paste it into your chat.")
+        return
+    click.echo(message, nl=False)
+    also = f", and {osc52_note()}" if copy_osc52(message, sys.stdout) else ", not copied"
+    click.echo(f"⚠ Correction message printed above{also}: {problem}")
 
 
 def _verify(
@@ -261,6 +361,9 @@ def undo(root: Path, force: bool) -> None:
         fail(f"{refused} — review them, then `kopipasta undo --force` puts the apply's previous bytes back", 1)
     except journal.JournalError as error:
         fail(str(error), 1)
+    from kopipasta.applylog import record_undo
+
+    record_undo(root)
     click.echo(f"↩ {undo_line(result)}")
 
 
@@ -350,43 +453,103 @@ def _print_nodes(listed: list[tuple[str, list[tuple[str, str, str]]]]) -> None:
 def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path | None, to_stdout: bool) -> None:
     """Copy a prompt for FILES to the clipboard: the task, the files, the names it can target, and the reply format.
 
-    Paste it into a chat model, then apply its reply with `kopipasta apply`.
-    Without a clipboard (over SSH, or no xclip/xsel/wl-clipboard) it prints the prompt.
+    FILES are files, directories (walked, honouring .gitignore, skipping binary
+    files) or globs. Paste the prompt into a chat model, then apply its reply
+    with `kopipasta apply`. Without a clipboard tool it is sent with the
+    terminal's OSC 52 sequence when stdout is a terminal, else printed.
     """
     from kopipasta.errors import PatchError
-    from kopipasta.inventory import root_relative
     from kopipasta.prompt import estimate_tokens, render_prompt
 
     task = read_task(task)
+    selected, template = _selection(files, root, template)
     try:
-        text = render_prompt([root_relative(f, root) for f in files], task=task, root=root, template=template)
+        text = render_prompt(selected, task=task, root=root, template=template)
     except PatchError as error:
         fail(str(error), 1)
     if to_stdout:
         click.echo(text, nl=False)
         return
-    from kopipasta.clipboard import copy_text
+    from kopipasta.clipboard import copy_osc52, copy_text, osc52_note
 
+    count = len(selected)
+    size = f"{count} file{'s' if count != 1 else ''}, ~{estimate_tokens(text):,} tokens"
+    empty_task = "" if task.strip() else " It ends with an empty task: write yours below it in the chat."
     reason = copy_text(text)
-    if reason is not None:
-        click.echo(text, nl=False)
-        click.echo(f"⚠ Prompt printed, not copied: {reason}", err=True)
+    if reason is None:
+        click.echo(f"📋 Copied the prompt to the clipboard: {size}.{empty_task}")
         return
-    count = len(dict.fromkeys(files))
-    click.echo(f"📋 Copied the prompt to the clipboard: {count} file{'s' if count != 1 else ''}, ~{estimate_tokens(text):,} tokens")
+    click.echo(text, nl=False)
+    if copy_osc52(text, sys.stdout):
+        click.echo(f"⚠ Prompt printed, and {osc52_note()}: {reason}", err=True)
+    else:
+        click.echo(f"⚠ Prompt printed, not copied: {reason}", err=True)
+
+
+def _selection(files: tuple[str, ...], root: Path, template: Path | None) -> tuple[list[str], Path | None]:
+    """FILES (files, directories, globs) as root-relative files, and the template the settings name."""
+    from kopipasta.selection import select_files
+    from kopipasta.settings import SettingsProblem, load_settings
+
+    try:
+        settings = load_settings(root)
+    except SettingsProblem as error:
+        fail(str(error), 1)
+        raise AssertionError("unreachable") from None
+    selection = select_files(files, root, exclude=settings.exclude)
+    for empty in selection.empty:
+        click.echo(f"⚠ {empty} matched no text file (after .gitignore)", err=True)
+    if selection.skipped_binary:
+        count = selection.skipped_binary
+        click.echo(f"⚠ Skipped {count} file{'s' if count != 1 else ''} that {'are' if count != 1 else 'is'} not text", err=True)
+    if files and not selection.files:
+        fail("No files to put in the prompt: every directory and glob given matched nothing", 1)
+    return list(selection.files), template if template is not None else settings.template
+
+
+@main.command(short_help="How replies fared here: protocol use, failures, undo rate.")
+@_ROOT_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+def stats(root: Path, as_json: bool) -> None:
+    """Count, over this project's apply log (.kopipasta/log.jsonl), how replies fared.
+
+    How often replies followed the protocol, how blocks were written and what
+    failed and why, and how often an apply was undone: to see which model or
+    prompt serves you best. The log holds no code, only forms and outcomes.
+    """
+    import json
+
+    from kopipasta.applylog import Stats, log_path, read_stats, stats_lines
+
+    found = read_stats(root)
+    if as_json:
+        click.echo(json.dumps((found or Stats()).to_json(), indent=2))
+        return
+    where = log_path(root).relative_to(root).as_posix()
+    if found is None:
+        click.echo(f"No apply log yet ({where}): every `kopipasta apply` that is not a dry run adds a line.")
+        return
+    for line in stats_lines(found, where):
+        click.echo(line)
 
 
 SESSION_EPILOG = """\b
 Keys (no Enter needed):
   p  apply the reply on the clipboard, show the report and the diff
   d  the same as a dry run: show what would change, write nothing
+  f  after a failure: copy a correction message for the model (the
+     failed blocks' reasons, the files' real targets, "resend only these")
+  w  after a failure: write the blocks of the last reply that succeeded
+     (as `apply --partial`)
   u  undo the last apply (as `kopipasta undo`)
   r  re-render and re-copy the prompt with the files' current contents
   q  quit (also Ctrl-C, Ctrl-D)
 
 \b
-Without a clipboard (over SSH, or no xclip/xsel/wl-clipboard), p and d read
-the reply from the terminal: paste it, then press Ctrl-D on an empty line.
+FILES may be files, directories (walked, honouring .gitignore) and globs.
+Without a clipboard (over SSH, or no xclip/xsel/wl-clipboard), the prompt is
+sent with the terminal's OSC 52 sequence, and p and d read the reply from
+the terminal: paste it, then press Ctrl-D.
 Without a terminal on stdin, the reply is read from stdin once and applied
 as `kopipasta apply` would, with the same exit status.
 """
@@ -403,12 +566,11 @@ def session(files: tuple[str, ...], task: str, root: Path, template: Path | None
     This is what `kopipasta` alone runs. With no FILES the prompt holds just
     the task and the reply format.
     """
-    from kopipasta.inventory import root_relative
     from kopipasta.session import run_session
 
     task = read_task(task)
-    relative = [root_relative(f, root) for f in files]
-    sys.exit(run_session(relative, task=task, root=root, template=template))
+    selected, template = _selection(files, root, template)
+    sys.exit(run_session(selected, task=task, root=root, template=template))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
+from typing import IO
 
 _INSTALL = "install xclip or xsel (X11) or wl-clipboard (Wayland)"
 
@@ -110,3 +111,37 @@ def _reason(error: Exception) -> str:
         return f"no clipboard tool found; {_INSTALL}"
     first = str(error).split("\n", 1)[0].split(". ", 1)[0]
     return f"no clipboard ({first})" if first else "no clipboard mechanism found"
+
+
+# --- OSC 52: the terminal's own clipboard ---------------------------------------------
+
+# Terminals cap the sequence (xterm ~100 kB by default); a larger prompt is printed instead.
+OSC52_LIMIT = 100_000
+
+
+def copy_osc52(text: str, stream: IO[str]) -> bool:
+    """Ask the terminal on `stream` to put `text` on the clipboard (OSC 52); False when it cannot be tried.
+
+    Over SSH there is no clipboard tool, but the terminal in front of the user
+    (and tmux with `set-clipboard on`) takes this escape sequence. Nothing
+    confirms it arrived, so callers say what they did and how to print instead.
+    """
+    import base64
+
+    try:
+        if not stream.isatty():
+            return False
+    except (ValueError, AttributeError):
+        return False
+    encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    if len(encoded) > OSC52_LIMIT:
+        return False
+    stream.write(f"\x1b]52;c;{encoded}\x07")
+    stream.flush()
+    return True
+
+
+def osc52_note() -> str:
+    """What to tell the user after an OSC 52 copy."""
+    where = " (in tmux: set -g set-clipboard on)" if os.environ.get("TMUX") else ""
+    return f"also sent as OSC 52, which many terminals copy{where}"

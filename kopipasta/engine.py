@@ -41,8 +41,13 @@ def apply_reply(
     strict: bool = False,
     only: tuple[str, ...] = (),
     allow_delete: bool = False,
+    partial: bool = False,
 ) -> Report:
-    """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules."""
+    """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules.
+
+    `partial` writes a file even when one of its blocks failed, with just the
+    blocks that succeeded (each checked as always); the user asked for it.
+    """
     read = read_reply(text)
     blocks = read.blocks
     notes: tuple[str, ...] = ()
@@ -59,7 +64,7 @@ def apply_reply(
         try:
             text_patch = read_text_patch(block)
         except PatchError as error:
-            outcomes.append(_failed(block, None, error.message, error.hint))
+            outcomes.append(_failed(block, None, error.message, error.hint, type(error).__name__))
             continue
         if text_patch is not None:
             outcomes.extend(_apply_text_block(block, text_patch, root, files, only, allow_delete))
@@ -77,7 +82,7 @@ def apply_reply(
             ),
             notes=notes,
         )
-    return replace(_commit(root, outcomes, files, dry_run=dry_run, strict=strict), notes=notes)
+    return replace(_commit(root, outcomes, files, dry_run=dry_run, strict=strict, partial=partial), notes=notes)
 
 
 def _reply_error(message: str) -> Report:
@@ -114,11 +119,14 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: t
             state.blocks.append(block.index)
             if state.failed_block is None:
                 state.failed_block = block.index
-        return _failed(block, patch, error.message, error.hint)
+        return _failed(block, patch, error.message, error.hint, type(error).__name__)
     except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
         if state is not None and state.failed_block is None:
             state.failed_block = block.index
-        return _failed(block, patch, f"Internal error ({type(error).__name__}: {error})", "this is a bug in kopipasta; please report it with the reply")
+        return _failed(
+            block, patch, f"Internal error ({type(error).__name__}: {error})",
+            "this is a bug in kopipasta; please report it with the reply", "InternalError",
+        )
 
 
 def _file_state(root: Path, files: dict[str, _FileState], path: str, only: tuple[str, ...], written: str) -> _FileState:
@@ -158,13 +166,18 @@ def _apply_text_block(
                 files[path].failed_block = block.index
         failing = touched[-1] if touched else block.file
         if isinstance(error, PatchError):
-            message, hint = error.message, error.hint
+            message, hint, kind = error.message, error.hint, type(error).__name__
         else:
             message = f"Internal error ({type(error).__name__}: {error})"
-            hint = "this is a bug in kopipasta; please report it with the reply"
+            hint, kind = "this is a bug in kopipasta; please report it with the reply", "InternalError"
         if len(touched) > 1:
             message += f" (so none of the block's files is written: {', '.join(touched)})"
-        return [Outcome(block.index, block.line, failing, Operation.TEXT_PATCH, label, Status.FAILED, message, hint)]
+        return [
+            Outcome(
+                block.index, block.line, failing, Operation.TEXT_PATCH, label, Status.FAILED, message, hint,
+                failure_kind=kind,
+            )
+        ]
     outcomes: list[Outcome] = []
     for result in results:
         for path in filter(None, (result.moved_from, result.path)):
@@ -187,7 +200,7 @@ def _apply_text_block(
     return outcomes
 
 
-def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outcome:
+def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str) -> Outcome:
     return Outcome(
         block.index,
         block.line,
@@ -197,6 +210,7 @@ def _failed(block: Block, patch: Patch | None, message: str, hint: str) -> Outco
         Status.FAILED,
         message,
         hint,
+        failure_kind=kind,
     )
 
 
@@ -247,7 +261,13 @@ def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
 
 
 def _commit(
-    root: Path, outcomes: list[Outcome], files: dict[str, _FileState], *, dry_run: bool, strict: bool
+    root: Path,
+    outcomes: list[Outcome],
+    files: dict[str, _FileState],
+    *,
+    dry_run: bool,
+    strict: bool,
+    partial: bool = False,
 ) -> Report:
     first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
     changes: list[FileChange] = []
@@ -258,7 +278,11 @@ def _commit(
         failed_block = next(
             (files[p].failed_block for p in (path, *state.renamed_with) if files[p].failed_block is not None), None
         )
-        if failed_block is not None:
+        if failed_block is not None and partial and not strict:
+            if after != state.original:
+                _note_partial(outcomes, state.blocks, failed_block, path)
+                changes.append(FileChange(path, state.original, after))
+        elif failed_block is not None:
             _hold_back(outcomes, state.blocks, f"not written: block {failed_block} on this file failed", path)
         elif strict and first_failure is not None:
             _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed", path)
@@ -273,6 +297,14 @@ def _commit(
             else:
                 write_atomic(confine(root, change.path), change.after)
     return Report(tuple(outcomes), tuple(changes), written=written)
+
+
+def _note_partial(outcomes: list[Outcome], block_indices: list[int], failed_block: int, path: str) -> None:
+    """--partial: say on each block that is written that its file goes without the failed one."""
+    for i, outcome in enumerate(outcomes):
+        if outcome.block_index in block_indices and outcome.file == path and outcome.status is Status.APPLIED:
+            note = f"written without failed block {failed_block} (--partial)"
+            outcomes[i] = replace(outcome, message=f"{outcome.message}; {note}" if outcome.message else note)
 
 
 def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str, path: str) -> None:

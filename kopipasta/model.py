@@ -96,6 +96,7 @@ class Outcome:
     hint: str = ""  # what to do about a failure
     lines_added: int = 0
     lines_removed: int = 0
+    failure_kind: str = ""  # for a failure, the error's class (TargetNotFound, SyntaxCheckError, …): the apply log counts them
 
 
 @dataclass(frozen=True)

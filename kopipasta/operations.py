@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta import data as data_formats
-from kopipasta import insert, wholefile
+from kopipasta import hints, insert, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
@@ -73,6 +73,10 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
 
 
 def _code_document(patch: Patch, document: Document) -> LanguageSpec:
+    if document.spec is None and data_formats.format_of(patch.file) is not None:
+        key = "TARGET_NODE" if patch.operation is Operation.REPLACE_NODE else patch.operation.name
+        message, hint = hints.target_node_on_data(patch.file, f"{key} {patch.target}", document.source.data)
+        raise UnsupportedFile(message, hint)
     if document.spec is None:
         supported = ", ".join(ext for spec in LANGUAGES for ext in spec.extensions)
         key = "TARGET_NODE" if patch.operation is Operation.REPLACE_NODE else patch.operation.name

@@ -9,8 +9,10 @@ before it is shown, so the prompt never teaches a patch that would fail.
 Only when no definition of a language fits does a small generic example
 stand in.
 
-Template lookup, first found wins: `--template PATH`, then the project's
-`<root>/.kopipasta/prompt.j2`, then `prompt.j2` shipped in `kopipasta.prompts`.
+Template lookup, first found wins: `--template PATH`, then the `template`
+project setting (kopipasta.toml or `[tool.kopipasta]`, resolved by the CLI
+into `template`), then `<root>/.kopipasta/prompt.j2` (private to a checkout),
+then `prompt.j2` shipped in `kopipasta.prompts`.
 A template sees `task` (str, may be empty), `files` (list of PromptFile) and
 `examples` (list of Example); see those classes for their fields.
 """
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path, PurePosixPath
 
+from kopipasta import data as data_formats
 from kopipasta.datapath import is_json_file
 from kopipasta.definitions import Definition
 from kopipasta.errors import PatchError, UnsupportedFile
@@ -36,6 +39,9 @@ PROJECT_TEMPLATE = Path(".kopipasta") / TEMPLATE_NAME
 
 # An example restates a definition in full: longer ones cost more than they teach.
 MAX_EXAMPLE_LINES = 25
+# The reply-format part (rules and examples) is paid on every prompt: its examples
+# share this many characters (~4 a token), so that part stays under ~500 tokens.
+EXAMPLES_BUDGET = 900
 # Dry runs tried per language before falling back to the generic example.
 _MAX_EXAMPLE_TRIES = 6
 
@@ -149,7 +155,7 @@ def render_prompt(
     sources = _load_all(files, root)
     inventories = [_inventory(source) for source in sources]
     prompt_files = [_prompt_file(source, definitions) for source, definitions in inventories]
-    examples = _examples(inventories, root)
+    examples = _examples(inventories, root, task)
     context: dict[str, object] = {"task": task.strip(), "files": prompt_files, "examples": examples}
     text = _render(root, template, context)
     return text if text.endswith("\n") else text + "\n"
@@ -158,6 +164,19 @@ def render_prompt(
 def estimate_tokens(text: str) -> int:
     """A rough token count: about four characters a token for code and English."""
     return (len(text) + 3) // 4
+
+
+# The reply-format part of the default template: what every prompt pays for.
+PROTOCOL_TOKEN_LIMIT = 500
+
+
+def protocol_part(text: str) -> str:
+    """The rendered reply format (rules and examples), from `# Reply format` up to `# Task`."""
+    start = text.find("# Reply format")
+    if start < 0:
+        return ""
+    end = text.find("\n# Task", start)
+    return text[start : end if end >= 0 else len(text)]
 
 
 def fence_for(text: str) -> str:
@@ -198,7 +217,7 @@ def _inventory(source: Source) -> _Inventory:
 
 def _prompt_file(source: Source, definitions: list[Definition] | None) -> PromptFile:
     text = _text(source).rstrip("\n")
-    kind = "text" if definitions is None else "data" if is_json_file(source.path) else "code"
+    kind = "text" if definitions is None else "data" if data_formats.format_of(source.path) else "code"
     names = target_names(definitions or [])
     if kind == "code":
         targets = tuple(f"{d.kind} {name}" for d, name in zip(definitions or [], names, strict=True))
@@ -210,8 +229,12 @@ def _prompt_file(source: Source, definitions: list[Definition] | None) -> Prompt
 # --- examples -----------------------------------------------------------------
 
 
-def _examples(inventories: list[_Inventory], root: Path) -> list[Example]:
-    """One example per language present, in the order the languages first appear."""
+def _examples(inventories: list[_Inventory], root: Path, task: str = "") -> list[Example]:
+    """One example per language present, in the order the languages first appear.
+
+    An example never restates a definition the task names: the model would take
+    the example's unchanged copy for the answer. The languages share the budget.
+    """
     order: list[str] = []
     for source, _ in inventories:
         language = _language_of(source.path)
@@ -220,7 +243,7 @@ def _examples(inventories: list[_Inventory], root: Path) -> list[Example]:
     examples: list[Example] = []
     for language in order:
         members = [item for item in inventories if _language_of(item[0].path) == language]
-        example = _real_example(language, members, root)
+        example = _real_example(language, members, root, task, EXAMPLES_BUDGET // len(order))
         examples.append(example if example is not None else _generic_example(language))
     return examples
 
@@ -236,13 +259,20 @@ def _group(language: str) -> _Group | None:
     return next((g for g in _GROUPS if g.language == language), None)
 
 
-def _real_example(language: str, inventories: list[_Inventory], root: Path) -> Example | None:
+def _real_example(
+    language: str, inventories: list[_Inventory], root: Path, task: str = "", budget: int = EXAMPLES_BUDGET
+) -> Example | None:
     """The best-ranked definition whose example survives a dry run of `apply`."""
+    named = _words(task)
     ranked: list[tuple[tuple[int, bool, int], Source, Definition, str]] = []
     for source, definitions in inventories:
         if not definitions:
             continue
         for definition, name in zip(definitions, target_names(definitions), strict=True):
+            if _named_by_task(definition, named):
+                continue
+            if definition.end - _restated_start(definition) > budget:
+                continue
             key = _rank(language, source, definition)
             if key is not None:
                 ranked.append((key, source, definition, name))
@@ -252,6 +282,21 @@ def _real_example(language: str, inventories: list[_Inventory], root: Path) -> E
             if _applies_unchanged(example.block, root):
                 return example
     return None
+
+
+def _words(task: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z_$][\w$]*", task))
+
+
+def _named_by_task(definition: Definition, named: set[str]) -> bool:
+    """Whether the task names the definition or one that encloses it."""
+    return any(name in named for name in (definition.name, *definition.scope))
+
+
+def _restated_start(definition: Definition) -> int:
+    """Where an example's payload starts: at `export`/`declare` when the file has them, as the file has it."""
+    keywords = [at for at in (definition.export_start, definition.declare_start) if at is not None]
+    return min(keywords) if keywords else definition.start
 
 
 def _rank(language: str, source: Source, definition: Definition) -> tuple[int, bool, int] | None:
@@ -279,11 +324,12 @@ def _forms(language: str, source: Source, definition: Definition, name: str) -> 
         return [] if payload is None else [_example("//", source.path, "TARGET_PATH", name, payload)]
     group = _group(language)
     assert group is not None
-    line_start = data.rfind(b"\n", 0, definition.start) + 1
-    indent = data[line_start : definition.start]
+    start = _restated_start(definition)
+    line_start = data.rfind(b"\n", 0, start) + 1
+    indent = data[line_start:start]
     if indent.strip():
         indent = re.match(rb"[ \t]*", indent).group(0)  # type: ignore[union-attr]
-    payload = (indent + data[definition.start : definition.end]).decode("utf-8").replace("\r\n", "\n")
+    payload = (indent + data[start : definition.end]).decode("utf-8").replace("\r\n", "\n")
     target = f"{definition.kind} {name}"
     # At the left margin first (it lands at the right depth anyway), as written if that fails.
     payloads = [_to_margin(payload, indent.decode("utf-8")), payload] if indent else [payload]

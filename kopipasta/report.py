@@ -17,7 +17,7 @@ import difflib
 import json
 from typing import TYPE_CHECKING, Any
 
-from kopipasta.model import FileChange, Outcome, Report, Status
+from kopipasta.model import FileChange, Operation, Outcome, Report, Status
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -69,7 +69,9 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def report_json(report: Report, *, dry_run: bool, extra: dict[str, Any] | None = None) -> str:
+def report_json(
+    report: Report, *, dry_run: bool, extra: dict[str, Any] | None = None, show_diff: bool = False
+) -> str:
     data: dict[str, Any] = {
         "exit_status": exit_status(report),
         "dry_run": dry_run,
@@ -79,6 +81,9 @@ def report_json(report: Report, *, dry_run: bool, extra: dict[str, Any] | None =
         "blocks": [outcome_json(o) for o in report.outcomes],
         "notes": list(report.notes),
     }
+    if show_diff:
+        # One unified diff per changed file, as `--diff` prints it for people.
+        data["diffs"] = [{"file": c.path, "diff": "".join(line + "\n" for line in unified_diff(c))} for c in report.changes]
     if extra:
         data.update(extra)
     return json.dumps(data, indent=2, ensure_ascii=False)
@@ -100,28 +105,44 @@ def unified_diff(change: FileChange) -> list[str]:
 
 
 def make_console(stderr: bool = False) -> Console:
+    """rich's Console on a terminal; a PlainConsole (no wrapping, no rich) on a pipe or file."""
+    import sys
+
+    from kopipasta.plain import PlainConsole, is_terminal
+
+    if not is_terminal(sys.stderr if stderr else sys.stdout):
+        return PlainConsole(stderr=stderr)  # type: ignore[return-value]
     from rich.console import Console
 
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
-def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: bool) -> None:
-    from rich.table import Table
-    from rich.text import Text
+def _is_plain(console: Console) -> bool:
+    return getattr(console, "is_plain", False)
 
+
+def status_label(outcome: Outcome, *, dry_run: bool) -> str:
+    """`applied`, or `would apply` in a dry run, which writes nothing."""
+    if dry_run and outcome.status is Status.APPLIED:
+        return "would apply"
+    return outcome.status.value
+
+
+def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: bool) -> None:
     for note in report.notes:
-        console.print(Text(f"ℹ {note}", style="yellow"))
+        _print_line(console, f"ℹ {note}", "yellow")
     if report.reply_error:
-        console.print(Text(f"❌ {report.reply_error}", style="red"))
+        _print_line(console, f"❌ {report.reply_error}", "red")
         if report.outcomes:
             console.print(
                 "Each patch block needs a first line like `# FILE: path/to/file` "
-                "(or the path alone on the line above the block)."
+                "(or the path alone on the line above the block).",
+                markup=False,
             )
         return
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for column in ("#", "file", "target", "status", "detail"):
-        table.add_column(column, overflow="fold")
+    header = ("#", "file", "target", "status", "detail")
+    rows: list[tuple[str, ...]] = []
+    styles: list[str] = []
     ignored = 0
     for outcome in report.outcomes:
         if outcome.status is Status.SKIPPED and outcome.file is None:
@@ -133,22 +154,56 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
         if outcome.status is Status.APPLIED:
             counts = f"+{outcome.lines_added} -{outcome.lines_removed}"
             detail = f"{counts}  {detail}" if detail else counts
-        table.add_row(
-            str(outcome.block_index),
-            outcome.file or "—",
-            _target_label(outcome),
-            Text(f"{icon} {outcome.status.value}", style=style),
-            detail,
-        )
+        label = status_label(outcome, dry_run=dry_run)
+        rows.append((str(outcome.block_index), outcome.file or "—", _target_label(outcome), f"{icon} {label}", detail))
+        styles.append(style)
     if report.patch_count:
-        console.print(table)
+        _print_table(console, header, rows, styles)
     if show_diff:
         for change in report.changes:
             print_diff(console, change)
     for outcome in report.outcomes:
         if outcome.status is Status.FAILED:
-            console.print(Text(f"❌ {failure_line(outcome)}", style="red"))
-    console.print(_summary(report, ignored, dry_run=dry_run))
+            _print_line(console, f"❌ {failure_line(outcome)}", "red")
+    console.print(_summary(report, ignored, dry_run=dry_run), markup=False)
+
+
+def _print_line(console: Console, line: str, style: str) -> None:
+    if _is_plain(console):
+        console.print(line, markup=False)
+        return
+    from rich.text import Text
+
+    console.print(Text(line, style=style))
+
+
+def _print_table(console: Console, header: tuple[str, ...], rows: list[tuple[str, ...]], styles: list[str]) -> None:
+    if _is_plain(console):
+        from kopipasta.plain import table_lines
+
+        for line in table_lines(header, rows):
+            console.print(line, markup=False)
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in header:
+        table.add_column(column, overflow="fold")
+    for row, style in zip(rows, styles, strict=True):
+        table.add_row(*row[:3], Text(row[3], style=style), row[4])
+    console.print(table)
+
+
+# The protocol's words for each operation (PROTOCOL.md §2), as the reply writes them.
+DIRECTIVE_OF_OPERATION = {
+    Operation.REPLACE_NODE: "TARGET_NODE",
+    Operation.SET_PATH: "TARGET_PATH",
+    Operation.INSERT_AFTER: "INSERT_AFTER",
+    Operation.INSERT_BEFORE: "INSERT_BEFORE",
+    Operation.APPEND_TO: "APPEND_TO",
+    Operation.DELETE_NODE: "DELETE_NODE",
+}
 
 
 def _target_label(outcome: Outcome) -> str:
@@ -156,13 +211,19 @@ def _target_label(outcome: Outcome) -> str:
         return ""
     if outcome.target is None:
         return "whole file"
-    name = outcome.operation.name
-    if name == "TEXT_PATCH":
+    if outcome.operation is Operation.REPLACE_NODE:
+        return outcome.target
+    if outcome.operation is Operation.TEXT_PATCH:
         return outcome.target  # how the block was read: diff, search/replace, envelope
-    return outcome.target if name == "REPLACE_NODE" else f"{name} {outcome.target}"
+    key = DIRECTIVE_OF_OPERATION.get(outcome.operation, outcome.operation.name)
+    return f"{key} {outcome.target}"
 
 
 def print_diff(console: Console, change: FileChange) -> None:
+    if _is_plain(console):
+        for line in unified_diff(change):
+            console.print(line, markup=False)
+        return
     from rich.text import Text
 
     for line in unified_diff(change):

@@ -11,6 +11,7 @@ import re
 import warnings
 
 from kopipasta.errors import PayloadError
+from kopipasta.hints import targeted_block
 
 # A line that is a comment and nothing else, in any of the usual syntaxes.
 _COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|<!--|\{/\*|--|;)(?P<text>.*?)(?:\*/\}?|-->)?\s*$")
@@ -102,7 +103,7 @@ def check_not_diff(payload: str, *, file: str, info: str) -> None:
         raise PayloadError(
             f"Whole-file block for {file} is a diff: kopipasta does not apply diffs, and writing it "
             "would replace the file with the diff's text",
-            "ask for the changed definition with TARGET_NODE instead",
+            f"ask for {targeted_block(file)} instead",
         )
 
 
@@ -113,7 +114,7 @@ def check_complete(payload: str, *, file: str, python: bool) -> None:
         raise PayloadError(
             f"Whole-file block for {file} elides code at its line {number} ({text}): "
             "replacing the file would delete what it leaves out",
-            "send the complete file, or a TARGET_NODE block for just the definition that changes",
+            f"send the complete file, or {targeted_block(file)}",
         )
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from kopipasta.engine import apply_reply
 from kopipasta.model import Status
-from tests.cli_process import kopipasta
-from tests.test_intake import MALFORMED
+from cli_process import kopipasta
+from test_intake import MALFORMED
 
 HELPER = "def helper(x):\n    return x\n\n\ndef other():\n    return helper(2)\n"
 

@@ -229,7 +229,7 @@ def test_prompt_copies_and_says_so(project: Path, monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0, result.output
     assert clipboard == [render_prompt(SAMPLE_FILES, task="Do it.", root=project)]
     tokens = (len(clipboard[0]) + 3) // 4
-    assert result.stdout == f"📋 Copied the prompt to the clipboard: 3 files, ~{tokens:,} tokens\n"
+    assert result.stdout == f"📋 Copied the prompt to the clipboard: 3 files, ~{tokens:,} tokens.\n"
     assert result.stderr == ""
 
 
@@ -283,3 +283,52 @@ def test_prompt_help_describes_every_option() -> None:
         assert result.exit_code == 0
         for option in main.commands[command].params:
             assert option.name == "files" or getattr(option, "help", None), (command, option.name)
+
+
+# --- issue 10, item 11: the example and the reply format's size --------------------------
+
+
+def test_the_example_never_restates_what_the_task_names(tmp_path: Path) -> None:
+    (tmp_path / "Table.tsx").write_text(
+        "export function TableBody({ rows }: { rows: string[] }) {\n  return <tbody>{rows}</tbody>;\n}\n\n"
+        "export function TableHead({ columns }: { columns: string[] }) {\n"
+        "  return (\n    <thead>\n      <tr>{columns.map((c) => <th key={c}>{c}</th>)}</tr>\n    </thead>\n  );\n}\n"
+    )
+    # TableBody is the shortest function, so it is the example unless the task names it.
+    untold = example_blocks(render_prompt(["Table.tsx"], task="Add a footer", root=tmp_path))[0]
+    assert "// TARGET_NODE: function TableBody" in untold
+    told = example_blocks(render_prompt(["Table.tsx"], task="Make TableBody sortable", root=tmp_path))[0]
+    assert "// TARGET_NODE: function TableHead" in told
+    # Restated as the file has it: with its `export`.
+    assert told.splitlines()[3] == "export function TableHead({ columns }: { columns: string[] }) {"
+
+
+def test_a_method_of_a_class_the_task_names_is_not_the_example(project: Path) -> None:
+    prompt = render_prompt(["app/cart.py"], task="Change Cart so totals round", root=project)
+    assert "TARGET_NODE: method Cart." not in prompt.split("# Reply format", 1)[1]
+
+
+def python_file(functions: int, lines: int) -> str:
+    body = "".join(f"    value_{j} = compute_something_long(argument_{j}, other_{j})\n" for j in range(lines))
+    return "".join(f"def handler_{i}(request, settings):\n{body}    return value_0\n\n\n" for i in range(functions))
+
+
+def test_the_reply_format_stays_under_500_tokens(tmp_path: Path, project: Path) -> None:
+    from kopipasta.prompt import PROTOCOL_TOKEN_LIMIT, estimate_tokens, protocol_part
+
+    sample = protocol_part(render_prompt(SAMPLE_FILES, task=SAMPLE_TASK, root=project))
+    assert sample.startswith("# Reply format") and "```json" in sample
+    assert estimate_tokens(sample) < PROTOCOL_TOKEN_LIMIT
+    # Three languages whose every definition is long (20 lines): the examples still fit.
+    (tmp_path / "a.py").write_text(python_file(3, 18))
+    (tmp_path / "b.ts").write_text(
+        "".join(
+            f"export function build{i}(input: string): string {{\n"
+            + "".join(f"  const part{j} = input.slice({j}, {j + 1}).toUpperCase();\n" for j in range(18))
+            + "  return input;\n}\n\n"
+            for i in range(3)
+        )
+    )
+    (tmp_path / "c.json").write_text(json.dumps({"scripts": {f"task{i}": f"run something {i}" for i in range(20)}}, indent=2))
+    heavy = protocol_part(render_prompt(["a.py", "b.ts", "c.json"], task="", root=tmp_path))
+    assert estimate_tokens(heavy) < PROTOCOL_TOKEN_LIMIT, heavy

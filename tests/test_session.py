@@ -8,6 +8,8 @@ the session prints, with timeouts generous enough for a slow shared machine.
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import re
 import select
@@ -27,6 +29,9 @@ pexpect = pytest.importorskip("pexpect", reason="pexpect is needed to drive the 
 
 TIMEOUT = 120  # seconds per expected marker: a cold start parses grammars on a busy machine
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+FULL_KEYS = "Keys: p apply the clipboard · d dry run · u undo · r re-copy the prompt · q quit"
+FULL_KEYS_PASTE = "Keys: p paste a reply and apply it · d dry run · u undo · r re-copy the prompt · q quit"
 
 ORIGINAL = b"def greet():\n    return 'hi'\n\n\ndef other():\n    return 0\n"
 PATCHED = b"def greet():\n    return 'hello'\n\n\ndef other():\n    return 0\n"
@@ -209,9 +214,74 @@ def test_session_p_report_u_q_with_a_real_clipboard(tmp_path: Path, display: str
         assert (root / "app.py").read_bytes() == ORIGINAL
         assert not (root / "lib").exists()
 
-        term.key("x", "Keys: p apply the clipboard · d dry run · u undo · r re-copy the prompt · q quit")
+        term.key("x", FULL_KEYS)
         term.key("q", "Bye.")
         assert term.finish() == 0
+    finally:
+        term.close()
+
+
+MIXED_REPLY = """\
+```python
+# FILE: app.py
+# TARGET_NODE: function greet
+def greet():
+    return 'hello'
+```
+
+```python
+# FILE: app.py
+# TARGET_NODE: function gret_all
+def gret_all():
+    return 1
+```
+"""
+
+
+def test_after_a_failure_f_copies_a_correction_and_w_keeps_what_worked(tmp_path: Path, display: str) -> None:
+    root = make_project(tmp_path)
+    (root / "lib").mkdir()
+    (root / "lib" / "util.py").write_text("def helper():\n    return 1\n")
+    (root / "lib" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    # Files and a directory straight after `kopipasta`, as the original kopipasta takes them.
+    term = Terminal(root, clean_env(DISPLAY=display), "app.py", "lib/", "-t", "Say hello")
+    try:
+        term.wait_for("📋 Prompt copied: 2 files (app.py, lib/util.py)")
+        term.wait_for(FULL_KEYS)
+        prompt = xclip(display, "-o")
+        assert "## lib/util.py" in prompt and "logo.png" not in prompt
+        assert "No task given" not in term.output()
+
+        put_on_clipboard(display, MIXED_REPLY)
+        shown = term.key("d", "Nothing written · f copies a correction message for the model · w writes the 1 block that succeeded.")
+        assert "✅ would apply" not in shown  # held back by the failure: skipped, not "would apply"
+
+        shown = term.key("p", "w writes the 1 block that succeeded.")
+        assert "❌ Node 'gret_all' not found in AST of app.py" in shown
+        assert "1 skipped, 1 failed. nothing written." in shown
+        assert (root / "app.py").read_bytes() == ORIGINAL
+
+        shown = term.key("f", "📋 Correction copied (1 failed block)")
+        correction = xclip(display, "-o")
+        assert "- block 2 (FILE: app.py, TARGET_NODE: function gret_all): Node 'gret_all' not found" in correction
+        assert "- block 1 (FILE: app.py, TARGET_NODE: function greet)" in correction
+        assert "- app.py: function greet, function other" in correction
+        assert "Resend only these blocks" in correction
+        # p before the model answered: the correction is still on the clipboard, nothing is applied.
+        term.key("p", "The clipboard still holds the correction message")
+
+        shown = term.key("w", "u undoes this apply. f copies a correction for the blocks that failed.")
+        assert "✅ applied  +1 -1  written without failed block 2 (--partial)" in shown
+        assert "1 applied, 1 failed. 1 file written." in shown
+        assert (root / "app.py").read_bytes() == PATCHED
+        term.key("w", "Nothing held back")
+
+        term.key("u", "↩ Undone: restored app.py")
+        assert (root / "app.py").read_bytes() == ORIGINAL
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+        log = [json.loads(line) for line in (root / ".kopipasta" / "log.jsonl").read_text().splitlines()]
+        assert [(e["event"], e.get("partial")) for e in log] == [("apply", False), ("apply", True), ("undo", None)]
     finally:
         term.close()
 
@@ -222,7 +292,9 @@ def test_session_d_dry_run_and_r_recopy(tmp_path: Path, display: str) -> None:
     try:
         term.wait_for("Keys: p apply")
         put_on_clipboard(display, REPLY)
-        shown = term.key("d", "dry run: 2 files would change, nothing written.")
+        shown = term.key("d", "Nothing written. p applies this reply (it is still on the clipboard).")
+        assert "dry run: 2 files would change, nothing written." in shown
+        assert re.search(r"app\.py\s+function greet\s+✅ would apply\s+\+1 -1", shown), shown
         assert "+    return 'hello'" in shown
         assert (root / "app.py").read_bytes() == ORIGINAL
         assert not (root / "lib").exists()
@@ -240,28 +312,37 @@ def test_paste_area_without_a_clipboard(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     term = Terminal(root, clean_env(), "session", "app.py")
     try:
-        term.wait_for("⚠ Prompt printed above, not copied (1 file (app.py)")
+        term.wait_for("⚠ Prompt printed above (1 file (app.py), ~")
         assert "def greet():" in term.output(), "the prompt is printed where it cannot be copied"
         assert "no graphical session" in term.output()
-        term.wait_for("Keys: p apply")
+        # Over SSH the terminal may still take the prompt: the OSC 52 sequence carries it, base64.
+        prompt = term.output().split("\x1b]52;c;")[0]
+        encoded = base64.b64encode(prompt[prompt.index("You will change"):].replace("\r\n", "\n").encode()).decode()
+        assert f"\x1b]52;c;{encoded}\x07" in term.log.getvalue()
+        assert "also sent as OSC 52, which many terminals copy" in term.output()
+        # No -t: said once, before the keys, which do not offer a clipboard there is not.
+        term.wait_for(FULL_KEYS_PASTE)
+        assert term.output().count("No task given (-t): the prompt ends with an empty task") == 1
 
-        shown = term.key("p", "Ctrl-D on an empty line")
+        shown = term.key("p", "then press Ctrl-D (Ctrl-C cancels):")
         assert "⚠ No clipboard (as above): paste replies here instead." in shown
         term.mark = len(term.log.getvalue())
-        term.child.send(REPLY)
+        # The reply's last line has no newline: one Ctrl-D must end it all the same.
+        term.child.send(REPLY.rstrip("\n"))
         term.child.sendeof()
         term.wait_for("u undoes this apply.")
         assert "2 applied. 2 files written." in term.step_output()
         assert (root / "app.py").read_bytes() == PATCHED
 
         # Said once: the second paste only asks for the text.
-        shown = term.key("d", "Ctrl-D on an empty line")
+        shown = term.key("d", "then press Ctrl-D (Ctrl-C cancels):")
         assert "No clipboard" not in shown
         term.child.sendeof()
-        term.wait_for("Nothing was pasted.")
+        term.wait_for("Nothing was pasted. " + FULL_KEYS_PASTE)
 
         term.key("u", "↩ Undone")
         assert (root / "app.py").read_bytes() == ORIGINAL
+        assert "No task given" not in term.key("x", FULL_KEYS_PASTE)
         term.key("q", "Bye.")
         assert term.finish() == 0
     finally:
@@ -270,9 +351,10 @@ def test_paste_area_without_a_clipboard(tmp_path: Path) -> None:
 
 def test_ctrl_c_quits_and_restores_the_terminal(tmp_path: Path) -> None:
     root = make_project(tmp_path)
-    term = Terminal(root, clean_env(), "session", "app.py")
+    term = Terminal(root, clean_env(), "session", "app.py", "-t", "task")
     try:
-        term.wait_for("Keys: p apply")
+        # The whole key line, not its start: the session is done printing and about to read a key.
+        term.wait_for(FULL_KEYS_PASTE)
         term.mark = len(term.log.getvalue())
         term.child.sendintr()
         term.wait_for("Bye.")
@@ -287,7 +369,7 @@ def test_bare_kopipasta_runs_the_session_with_no_files(tmp_path: Path) -> None:
     term = Terminal(root, clean_env())
     try:
         term.wait_for("No files given: the prompt holds only the task and the reply format")
-        term.wait_for("Keys: p apply")
+        term.wait_for("Keys: p ")
         term.key("q", "Bye.")
         assert term.finish() == 0
     finally:

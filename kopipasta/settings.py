@@ -1,0 +1,88 @@
+"""Project settings that can be committed: `kopipasta.toml`, or `[tool.kopipasta]` in pyproject.toml.
+
+`.kopipasta/` is kopipasta's private state (the undo journal, the apply log)
+and ignores itself in git, so what a team shares lives at the root instead.
+`kopipasta.toml` holds the keys at its top level; pyproject.toml holds them
+under `[tool.kopipasta]`. When both exist, `kopipasta.toml` wins, key by key.
+
+Keys:
+  template   the prompt template, a path relative to the root
+             (`--template` on the command line wins over it)
+  exclude    a list of gitignore-style patterns skipped when a directory or
+             glob is walked for the prompt (on top of .gitignore)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kopipasta.errors import PatchError
+
+SETTINGS_FILE = "kopipasta.toml"
+PYPROJECT = "pyproject.toml"
+KNOWN_KEYS = ("template", "exclude")
+
+
+class SettingsProblem(PatchError):
+    """The settings file cannot be read, or holds a value of the wrong type."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    template: Path | None = None  # absolute (root / the configured path)
+    exclude: tuple[str, ...] = ()
+    source: str = ""  # where they were read, for messages
+
+
+def load_settings(root: Path) -> Settings:
+    """The project's settings; defaults when neither file has any. Raises SettingsProblem."""
+    merged: dict[str, Any] = {}
+    sources: list[str] = []
+    pyproject = _read(root / PYPROJECT)
+    tool = pyproject.get("tool", {}) if pyproject else {}
+    section = tool.get("kopipasta") if isinstance(tool, Mapping) else None
+    if isinstance(section, Mapping):
+        merged.update(section)
+        sources.append(f"{PYPROJECT} [tool.kopipasta]")
+    own = _read(root / SETTINGS_FILE)
+    if own is not None:
+        merged.update(own)
+        sources.append(SETTINGS_FILE)
+    where = " and ".join(sources)
+    unknown = sorted(set(merged) - set(KNOWN_KEYS))
+    if unknown:
+        raise SettingsProblem(
+            f"Unknown setting {', '.join(repr(k) for k in unknown)} in {where}",
+            f"the settings are: {', '.join(KNOWN_KEYS)}",
+        )
+    template = merged.get("template")
+    if template is not None and not (isinstance(template, str) and template.strip()):
+        raise SettingsProblem(f"Setting 'template' in {where} must be a path (a string)", "e.g. template = \"prompts/kopipasta.j2\"")
+    exclude = merged.get("exclude", [])
+    if not (isinstance(exclude, list) and all(isinstance(item, str) for item in exclude)):
+        raise SettingsProblem(f"Setting 'exclude' in {where} must be a list of strings", "e.g. exclude = [\"*.lock\", \"dist/\"]")
+    return Settings(root / template if template else None, tuple(exclude), where)
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    """The TOML file's table; None when missing. A broken pyproject.toml matters only if it is ours."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise SettingsProblem(f"Cannot read {path.name}: {error.strerror or error}") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        if path.name == PYPROJECT and b"kopipasta" not in data:
+            return None
+        raise SettingsProblem(f"Cannot read settings from {path.name}: {error}", "fix the TOML, or remove the file") from None
