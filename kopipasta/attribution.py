@@ -91,6 +91,8 @@ def _as_path(value: str) -> str | None:
         and any(c.isalnum() for c in value)
         and not value.endswith(".")
         and "//" not in value
+        # An absolute or home path in an info string is a URL route or an example, not a file here.
+        and not value.startswith(("/", "~"))
     ):
         return value
     return None

@@ -58,6 +58,9 @@ _BARE_DIRECTIVE = re.compile(
     r"^(?P<key>FILE|TARGET_NODE|TARGET_PATH|INSERT_AFTER|INSERT_BEFORE|APPEND_TO|DELETE_NODE)"
     r"[ \t]*[:\uff1a][ \t]*(?P<value>\S.{0,300})$"
 )
+# `# app/tokens.py (updated)`: a short remark after the path.
+_REMARK = re.compile(r"[ \t]+[(\[][A-Za-z]+(?:[ \-][A-Za-z]+){0,2}[)\]]$")
+_EXTENSION = re.compile(r"\.[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$")
 # No directive line is this long; the cap keeps a 50,000-character comment linear.
 _MAX_DIRECTIVE = 1000
 # Decoration-only comment content: `# ----`, `// ====`, `/* */`.
@@ -311,11 +314,13 @@ class Header:
     """A block's header: its directives, where its payload starts, and a near miss if any."""
 
     directives: tuple[tuple[str, str], ...]
-    end: int  # index of the first line after the header
+    end: int  # index in body of the first line after the header
     near_miss: NearMiss | None
 
 
-def read_header(body: list[str], file: str | None = None) -> Header:
+def read_header(
+    body: list[str], file: str | None = None, *, start: int = 0, path_comment: bool = True
+) -> Header:
     """The directive lines at the top of `body` (PROTOCOL.md §2).
 
     Blank lines and empty comments (`#`, `//`) never end a header; a prose
@@ -323,17 +328,27 @@ def read_header(body: list[str], file: str | None = None) -> Header:
     `# FILE: a.py` / `# the helper, fixed` / `# TARGET_NODE: helper` is one
     header. Everything after the last directive line is payload: a `# FILE:`
     comment further down a block is code.
+
+    With `path_comment`, a first line that is a comment holding only a path
+    (`# app/tokens.py`, `// src/App.tsx`), as chat models head their blocks,
+    is read as `FILE:` (not in a markdown block, where `#` is a heading).
     """
     directives: list[tuple[str, str]] = []
     near_miss: NearMiss | None = None
-    end = 0
-    i = 0
+    end = start
+    i = start
+    first = True
     while i < len(body):
         if not body[i].strip():
             i += 1
             continue
         known = next((v for k, v in directives if k == FILE_KEY and v), file)
         found = classify(body[i], known)
+        if first and path_comment and isinstance(found, ProseComment):
+            named = path_in_comment(body[i])
+            if named is not None:
+                found = Directive(FILE_KEY, named)
+        first = False
         if isinstance(found, (Directive, NearMiss)):
             if isinstance(found, Directive):
                 directives.append((found.key, found.value))
@@ -352,6 +367,22 @@ def read_header(body: list[str], file: str | None = None) -> Header:
                 continue
         break
     return Header(tuple(directives), end, near_miss)
+
+
+def path_in_comment(line: str) -> str | None:
+    """The path a comment line holds and nothing else: `# app/tokens.py`, `// `src/a.ts`:`."""
+    if line.lstrip().startswith("---"):
+        return None  # a diff's `--- a/x.py` header, not a SQL comment
+    inner = comment_text(line)
+    if inner is None:
+        return None
+    value = _REMARK.sub("", inner.strip().rstrip(":").strip()).rstrip(":").strip()
+    if len(value) >= 2 and value[0] == value[-1] == "`":
+        value = value[1:-1].strip()
+    if not looks_like_path(value) or value.startswith("~"):
+        return None
+    # A file name needs a `/` or an extension with a letter: `# 1.5` and `# v2.0` are remarks.
+    return value if "/" in value or _EXTENSION.search(value) else None
 
 
 def _next_directive(body: list[str], start: int, file: str | None) -> int | None:

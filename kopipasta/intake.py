@@ -14,7 +14,14 @@ import re
 from dataclasses import dataclass
 
 from kopipasta.attribution import file_name, read_info_string
-from kopipasta.directives import Directive, NearMiss, classify, looks_like_path, read_header
+from kopipasta.directives import (
+    Directive,
+    NearMiss,
+    classify,
+    comment_text,
+    looks_like_path,
+    read_header,
+)
 from kopipasta.model import FILE_KEY, TARGET_KEYS, Block
 
 # An opening fence: three or more backticks or tildes, then the info string. Any
@@ -27,6 +34,9 @@ _CLOSE_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*$")
 _CLOSE_EXTRA_INDENT = 3
 # Leading whitespace holding a non-breaking space, as chat web pages paste indentation.
 _NBSP_INDENT = re.compile(r"^[ \t\u00a0]+")
+# Info strings of markdown blocks, where a `# name.md` first line is a heading, not a path comment.
+# Diffs too: their `--- a/x` line is a header of their own.
+_NO_PATH_COMMENT = frozenset({"markdown", "md", "mdx", "rmd", "qmd", "diff", "patch"})
 # The original kopipasta's marker: the model starts over, every block above is withdrawn.
 RESET_MARKER = "<<<RESET>>>"
 
@@ -116,6 +126,10 @@ def _scan(lines: list[str], i: int, fence: str, indent: int, *, nested: bool) ->
     inner: tuple[str, int] | None = None  # the open nested fence and its indentation
     while i < len(lines):
         line = lines[i]
+        if "`" not in line and "~" not in line:  # no fence on this line: the common case, fast
+            body.append(_dedent(line, indent) if indent else line)
+            i += 1
+            continue
         if inner is not None:
             if _closes(line, *inner):
                 inner = None
@@ -166,19 +180,16 @@ def _make_blocks(index: int, first_line: int, info: str, body: list[str], above:
     fence_directives = [(d.key, d.value) for d in read.directives]
     blocks: list[Block] = []
     line = first_line - 1
-    section = body
+    section = 0  # where the current file's lines start in body
     near_miss = read.near_miss
     while True:
-        header = read_header(section, named)
+        header = read_header(body, named, start=section, path_comment=read.language.lower() not in _NO_PATH_COMMENT)
         directives = [*fence_directives, *header.directives]
         near_miss = near_miss or header.near_miss
-        payload = section[header.end :]
         file_value = next((v for k, v in directives if k == FILE_KEY and v), None)
         # An empty FILE value names nothing, so the line above the fence may still do so.
         file = file_value or named
-        split = _next_file(payload) if file and not any(k in TARGET_KEYS for k, _ in directives) else None
-        rest = payload[split:] if split is not None else []
-        payload = payload[:split] if split is not None else payload
+        split = _next_file(body, header.end) if file and not any(k in TARGET_KEYS for k, _ in directives) else None
         blocks.append(
             Block(
                 index=index + len(blocks),
@@ -186,37 +197,47 @@ def _make_blocks(index: int, first_line: int, info: str, body: list[str], above:
                 info=read.language,
                 directives=tuple(directives),
                 file=file,
-                payload="\n".join(_trim_blank(payload)),
+                payload="\n".join(_trim_blank(body, header.end, len(body) if split is None else split)),
                 malformed=(near_miss.line, near_miss.suggestion, near_miss.value) if near_miss else None,
             )
         )
         if split is None:
             return blocks
         # The next file starts at its FILE line, with a header of its own.
-        line = first_line + (len(body) - len(rest))
-        section, named, fence_directives, near_miss = rest, None, [], None
+        line = first_line + split
+        section, named, fence_directives, near_miss = split, None, [], None
 
 
-def _next_file(payload: list[str]) -> int | None:
+# A line that may be a FILE directive (or a near miss of one): a comment marker, then
+# somewhere early a key's letters or a non-ASCII character. A cheap filter before `classify`.
+_MAYBE_FILE = re.compile(r"^(?:[#/;%<{]|--)[^\n]{0,80}?(?:(?i:fi|pa|na)|[^\x00-\x7f])")
+
+
+def _next_file(body: list[str], start: int) -> int | None:
     """Where a file block's next file starts: a `FILE:` directive at column 0 after a blank line."""
-    for k in range(1, len(payload)):
-        line = payload[k]
-        if line[:1].isspace() or not line or payload[k - 1].strip():
+    for k in range(start + 1, len(body)):
+        line = body[k]
+        if not _MAYBE_FILE.match(line) or body[k - 1].strip():
             continue
         found = classify(line)
-        # A path, not any value: `# File: handling` is a section comment, not a new file.
-        if (isinstance(found, Directive) and found.key == FILE_KEY and looks_like_path(found.value)) or (
+        # A path, not any value: `# File: handling` is a section comment, not a new file;
+        # and FILE by a name with "file" in it: `# Path: src/x.py` in code is a remark.
+        if (
+            isinstance(found, Directive)
+            and found.key == FILE_KEY
+            and looks_like_path(found.value)
+            and "FILE" in (comment_text(line) or "").upper().split(":", 1)[0]
+        ) or (
             isinstance(found, NearMiss) and found.suggestion == FILE_KEY
         ):
             return k
     return None
 
 
-def _trim_blank(lines: list[str]) -> list[str]:
-    first = 0
-    while first < len(lines) and not lines[first].strip():
+def _trim_blank(lines: list[str], first: int, last: int) -> list[str]:
+    """lines[first:last] without the blank lines at either end."""
+    while first < last and not lines[first].strip():
         first += 1
-    last = len(lines)
     while last > first and not lines[last - 1].strip():
         last -= 1
     return lines[first:last]

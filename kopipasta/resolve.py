@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from kopipasta.definitions import Definition
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
-from kopipasta.shape import pick_by_shape
+from kopipasta.shape import distinct_shapes, pick_by_shape
 
 KINDS = (
     "function",
@@ -128,7 +128,7 @@ def resolve_with_payload(
     """
     try:
         return resolve(target, definitions, file), ""
-    except AmbiguousTarget:
+    except AmbiguousTarget as error:
         fitting = [d for d in definitions if target.kind is None or d.fits(target.kind)]
         named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
         exact = [d for d in named if _qualified_parts(d) == target.parts]
@@ -137,6 +137,11 @@ def resolve_with_payload(
             raise
         picked = pick_by_shape(candidates, data, payload)
         if picked is None:
+            shapes = distinct_shapes(candidates, data)
+            if shapes:
+                raise AmbiguousTarget(
+                    error.message, f"{error.hint}, or start the payload with the one it restates: {shapes}"
+                ) from None
             raise
         return picked
 

@@ -100,3 +100,11 @@ def pick_by_shape(
         f"the one with the payload's {wanted.describe()} (not line {others})"
     )
     return chosen, note
+
+
+def distinct_shapes(candidates: list[Definition], data: bytes) -> str:
+    """The candidates' shapes, when they tell them apart: "`@property` (line 15) or …"; else ""."""
+    shapes = [definition_shape(d, data) for d in candidates]
+    if len(set(shapes)) != len(shapes):
+        return ""
+    return " or ".join(f"{shape.describe()} (line {d.line})" for d, shape in zip(candidates, shapes, strict=True))

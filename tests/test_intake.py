@@ -516,7 +516,11 @@ def test_file_named_in_the_info_string(opener: str, language: str) -> None:
     assert block.payload == "def f():\n    return 1"
 
 
-@pytest.mark.parametrize("opener", ["```python", "```python3.11", "```c++", "```{.python}", "```js title=Example", "```text"])
+@pytest.mark.parametrize(
+    "opener",
+    ["```python", "```python3.11", "```c++", "```{.python}", "```js title=Example", "```text", "```http path=/api/users",
+     "```12:15:app/x.tsx", "```bash ~/bin/run.sh"],
+)  # fmt: skip
 def test_info_string_that_names_no_file(opener: str) -> None:
     assert only(reply(opener, "x", "```")).file is None
 
@@ -926,3 +930,39 @@ def test_code_and_data_that_look_like_bare_keys_stay_payload(line: str) -> None:
     block = only(reply("```", "# FILE: app.py", line, "x", "```"))
     assert block.malformed is None
     assert block.payload == f"{line}\nx"
+
+
+def test_path_comment_in_code_does_not_split_a_file_block() -> None:
+    block = only(reply("```python", "# FILE: app.py", "import os", "", "# Path: src/utils.py", "x = 1", "```"))
+    assert block.payload == "import os\n\n# Path: src/utils.py\nx = 1"
+
+
+@pytest.mark.parametrize(
+    ("first", "info"),
+    [("# app/tokens.py", "python"), ("// src/App.tsx", "tsx"), ("# `app/tokens.py`", "python"),
+     ("# app/tokens.py:", "python"), ("-- db/schema.sql", "sql"), ("<!-- templates/base.html -->", "html"),
+     ("# requirements.txt", ""), ("# app/tokens.py (updated)", "python"), ("// src/a.ts (new file):", "ts")],
+)  # fmt: skip
+def test_first_line_comment_holding_a_path_names_the_file(first: str, info: str) -> None:
+    block = only(reply(f"```{info}", first, "x = 1", "```"))
+    expected = first.split(" (")[0].strip("#/-<>! `:").strip(" -:")
+    assert block.file == expected
+    assert block.directives == (("FILE", expected),)
+    assert block.payload == "x = 1"
+
+
+def test_path_comment_then_target() -> None:
+    block = only(reply("```python", "# app/tokens.py", "# TARGET_NODE: function f", "def f(): ...", "```"))
+    assert block.directives == (("FILE", "app/tokens.py"), ("TARGET_NODE", "function f"))
+
+
+@pytest.mark.parametrize(
+    ("lines", "info"),
+    [(["# README.md", "Intro"], "markdown"), (["# v2.0", "x"], "python"), (["# see app/tokens.py", "x"], "python"),
+     (["x = 1", "# app/b.py"], "python"), (["#!/usr/bin/env python", "x"], "python"), (["# ~/.bashrc", "x"], "bash"),
+     (["# 1.5", "x"], "")],
+)  # fmt: skip
+def test_comments_that_are_not_a_path_header(lines: list[str], info: str) -> None:
+    block = only(reply(f"```{info}", *lines, "```"))
+    assert block.file is None
+    assert block.payload == "\n".join(lines)
