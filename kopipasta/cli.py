@@ -36,6 +36,21 @@ _TEMPLATE_OPTION = click.option(
 _TASK_OPTION = click.option("-t", "--task", default="", help="The task for the model, or @FILE to read it from a file.")
 
 APPLY_EPILOG = """\b
+Besides TARGET_NODE blocks, text patches apply, strictly:
+  unified diff    fenced or not; diff --git or ---/+++ headers, or a FILE
+                  line over bare @@ hunks; /dev/null creates or deletes
+  search/replace  <<<<<<< SEARCH / ======= / >>>>>>> REPLACE (3+ marker
+                  characters, words optional), one or more per block
+  envelope        *** Begin Patch / *** Update|Add|Delete File / *** Move to
+                  / @@ anchor lines / *** End Patch
+Each hunk's old lines are matched whole, trying one tier at a time: exact,
+then trailing whitespace, then one indentation shift (added lines take the
+same shift, in the file's indent unit). A hunk must match one place (a
+diff's @@ -N line or an envelope's @@ anchor may pick it); otherwise it
+fails, showing the closest region. All hunks of a file or none; deleting
+or renaming a file needs --allow-delete.
+
+\b
 Exit status:
   0  every patch applied, or was already in place (and --verify passed)
   1  at least one patch failed (with --strict, nothing was written;
@@ -189,6 +204,12 @@ def main(ctx: click.Context) -> None:
 @click.option("--verify", "verify_command", metavar="CMD", help="After writing, run CMD with the shell in the root; exit 3 if it fails.")
 @click.option("--revert-on-fail", is_flag=True, help="When --verify fails, put back exactly what this apply wrote.")
 @click.option(
+    "--allow-delete",
+    is_flag=True,
+    help="Let the reply delete and rename files (/dev/null diffs, *** Delete File, *** Move to, <<<DELETE>>>); "
+    "without it such a block fails. Undo puts deleted files back.",
+)
+@click.option(
     "--partial",
     is_flag=True,
     help="Write each block that succeeded even when another block on its file failed (each is still checked).",
@@ -214,6 +235,7 @@ def apply(
     only: tuple[str, ...],
     verify_command: str | None,
     revert_on_fail: bool,
+    allow_delete: bool,
     partial: bool,
     force: bool,
     feedback: bool,
@@ -230,7 +252,9 @@ def apply(
     text = read_reply(reply, as_json=as_json, dry_run=dry_run)
     entry_before = journal.newest(root)
     try:
-        report = apply_reply(text, root, dry_run=dry_run, strict=strict, only=only, partial=partial, force=force)
+        report = apply_reply(
+            text, root, dry_run=dry_run, strict=strict, only=only, partial=partial, force=force, allow_delete=allow_delete
+        )
     except journal.JournalError as error:
         fail(str(error), EXIT_FAILED)
     except OSError as error:

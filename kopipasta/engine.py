@@ -21,7 +21,9 @@ from kopipasta.intake import RESET_MARKER, read_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import Document, apply_patch, open_document
 from kopipasta.plan import plan
-from kopipasta.workspace import load, normalise, resolve_real
+from kopipasta.text.files import apply_text_patch
+from kopipasta.textpatch_syntax import TextPatch, read_text_patch
+from kopipasta.workspace import Source, load, normalise, resolve_real
 
 
 @dataclass
@@ -31,6 +33,8 @@ class _FileState:
     blocks: list[int] = field(default_factory=list)  # outcome indices of the blocks that touched it
     failed_block: int | None = None  # the first block on this file that failed
     stale: staleness.Changed | None = None  # what changed since a prompt showed the file
+    names: set[str] = field(default_factory=set)  # the paths blocks wrote for it (an alias is a second name)
+    renamed_with: list[str] = field(default_factory=list)  # the other end of a rename: written together or not at all
 
 
 def apply_reply(
@@ -40,6 +44,7 @@ def apply_reply(
     dry_run: bool = False,
     strict: bool = False,
     only: tuple[str, ...] = (),
+    allow_delete: bool = False,
     partial: bool = False,
     force: bool = False,
 ) -> Report:
@@ -69,7 +74,7 @@ def apply_reply(
     too_many = limits.reply_problem(0, len(blocks))
     if too_many:
         return _reply_error(too_many)
-    options = _Options(strict=strict, only=only, partial=partial, force=force, notes=notes)
+    options = _Options(strict=strict, only=only, partial=partial, force=force, notes=notes, allow_delete=allow_delete)
     if dry_run:
         return _apply_blocks(blocks, root, None, options)
     try:
@@ -86,6 +91,7 @@ class _Options:
     partial: bool
     force: bool
     notes: tuple[str, ...]
+    allow_delete: bool = False
 
 
 def _apply_blocks(
@@ -96,7 +102,15 @@ def _apply_blocks(
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
     for block in blocks:
-        outcomes.append(_apply_block(block, root, files, options.only, options.force))
+        try:
+            text_patch = read_text_patch(block)
+        except PatchError as error:
+            outcomes.append(_failed(block, None, error.message, error.hint, type(error).__name__))
+            continue
+        if text_patch is not None:
+            outcomes.extend(_apply_text_block(block, text_patch, root, files, options))
+        else:
+            outcomes.append(_apply_block(block, root, files, options.only, options.force))
     if all(o.status is Status.SKIPPED for o in outcomes):
         return Report(
             tuple(outcomes),
@@ -127,23 +141,7 @@ def _apply_block(
         if patch is None:
             return Outcome(block.index, block.line, None, None, None, Status.SKIPPED, "no FILE: explanation, not a patch")
         path = normalise(patch.file)
-        if only and not any(fnmatch.fnmatchcase(path, pattern) for pattern in only):
-            raise PatchError(
-                f"{patch.file} is outside the files this run may change (--only {' '.join(only)})",
-                "widen --only, or drop this block",
-            )
-        real = resolve_real(root, patch.file)  # two names of one file are one document
-        state = files.get(real)
-        if state is None:
-            source = load(root, patch.file)
-            if source.readonly and not force:
-                raise PatchError(
-                    f"Refusing to write {patch.file}: it is read-only",
-                    "make it writable (chmod u+w), or pass --force",
-                )
-            state = _FileState(open_document(source, root), source.to_bytes() if source.exists else None)
-            state.stale = None if force else staleness.changed_since_prompt(root, source)
-            files[real] = state
+        _, state = _file_state(root, files, patch.file, only, force)
         staleness.check(patch, state.stale)
         before = state.document.source.data
         faults.hit("patch", patch.file)
@@ -189,6 +187,91 @@ def _system_failure(block: Block, patch: Patch | None, error: BaseException) -> 
     if error.errno == errno.ELOOP:
         return f"Cannot open {file}: a symlink loop", "fix the symlink"
     return f"Cannot read {file}: {reason}", "check the path and its permissions"
+
+
+def _file_state(
+    root: Path, files: dict[str, _FileState], written: str, only: tuple[str, ...], force: bool
+) -> tuple[str, _FileState]:
+    """The document of the file a block names, loaded once per real file; its key in `files`."""
+    path = normalise(written)
+    if only and not any(fnmatch.fnmatchcase(path, pattern) for pattern in only):
+        raise PatchError(
+            f"{written} is outside the files this run may change (--only {' '.join(only)})",
+            "widen --only, or drop this block",
+        )
+    real = resolve_real(root, written)  # two names of one file are one document
+    state = files.get(real)
+    if state is None:
+        source = load(root, written)
+        if source.readonly and not force:
+            raise PatchError(
+                f"Refusing to write {written}: it is read-only",
+                "make it writable (chmod u+w), or pass --force",
+            )
+        state = _FileState(open_document(source, root), source.to_bytes() if source.exists else None)
+        state.stale = None if force else staleness.changed_since_prompt(root, source)
+        files[real] = state
+    state.names.add(path)
+    return real, state
+
+
+def _apply_text_block(
+    block: Block, text_patch: TextPatch, root: Path, files: dict[str, _FileState], options: _Options
+) -> list[Outcome]:
+    """A diff, search/replace or envelope block (PROTOCOL.md §8): every file it touches, or none."""
+    touched: list[str] = []
+    real_of: dict[str, str] = {}  # the block's normalised paths → their documents' keys
+
+    def current(path: str) -> Source:
+        real, state = _file_state(root, files, path, options.only, options.force)
+        real_of[normalise(path)] = real
+        if real not in touched:
+            touched.append(real)
+        return state.document.source
+
+    label = text_patch.form
+    try:
+        results = apply_text_patch(text_patch, current, allow_delete=options.allow_delete)
+    except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
+        for path in touched:
+            files[path].blocks.append(block.index)
+            if files[path].failed_block is None:
+                files[path].failed_block = block.index
+        failing = touched[-1] if touched else block.file
+        if isinstance(error, PatchError):
+            message, hint, kind = error.message, error.hint, type(error).__name__
+        else:
+            message = f"Internal error ({type(error).__name__}: {error})"
+            hint, kind = "this is a bug in kopipasta; please report it with the reply", "InternalError"
+        if len(touched) > 1:
+            message += f" (so none of the block's files is written: {', '.join(touched)})"
+        return [
+            Outcome(
+                block.index, block.line, failing, Operation.TEXT_PATCH, label, Status.FAILED, message, hint,
+                failure_kind=kind,
+            )
+        ]
+    outcomes: list[Outcome] = []
+    for result in results:
+        for path in filter(None, (result.moved_from, result.path)):
+            state = files[real_of.get(path, path)]
+            before, existed = state.document.source.data, state.document.source.exists
+            if path == result.path:
+                state.document.update(result.data, None)
+                state.document.source = replace(state.document.source, exists=result.exists, bom=result.bom)
+            else:
+                state.document.update(b"", None)
+                state.document.source = replace(state.document.source, exists=False)
+            state.blocks.append(block.index)
+        if result.moved_from is not None:
+            source_key, target_key = real_of.get(result.moved_from, result.moved_from), real_of.get(result.path, result.path)
+            files[source_key].renamed_with.append(target_key)
+            files[target_key].renamed_with.append(source_key)
+        changed = (result.data, result.exists) != (before, existed)
+        added, removed = _line_counts(before, result.data)
+        status = Status.APPLIED if changed else Status.UNCHANGED
+        outcomes.append(Outcome(block.index, block.line, result.path, Operation.TEXT_PATCH, label, status, result.note, "", added, removed))
+    return outcomes
 
 
 def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str) -> Outcome:
@@ -263,17 +346,22 @@ def _commit(
     first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
     changes: list[FileChange] = []
     for path, state in files.items():
-        after = state.document.source.to_bytes()
-        if state.original is not None and after != state.original and newlines.is_mixed(state.original):
+        # A file a text patch deleted has no bytes after (PROTOCOL.md §8, --allow-delete).
+        after = state.document.source.to_bytes() if state.document.source.exists else None
+        if after is not None and state.original is not None and after != state.original and newlines.is_mixed(state.original):
             after = newlines.keep_styles(state.original, after)
-        if state.failed_block is not None and partial and not strict:
+        # A rename's two ends go together: a source is never deleted when its copy is held back.
+        failed_block = next(
+            (files[p].failed_block for p in (path, *state.renamed_with) if files[p].failed_block is not None), None
+        )
+        if failed_block is not None and partial and not strict:
             if after != state.original:
-                _note_partial(outcomes, state.blocks, state.failed_block)
+                _note_partial(outcomes, state.blocks, failed_block, state.names)
                 changes.append(FileChange(path, state.original, after))
-        elif state.failed_block is not None:
-            _hold_back(outcomes, state.blocks, f"not written: block {state.failed_block} on this file failed")
+        elif failed_block is not None:
+            _hold_back(outcomes, state.blocks, f"not written: block {failed_block} on this file failed", state.names)
         elif strict and first_failure is not None:
-            _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed")
+            _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed", state.names)
         elif after != state.original:
             changes.append(FileChange(path, state.original, after))
     if not changes or project is None:
@@ -283,7 +371,9 @@ def _commit(
     while changes:
         try:
             journal.write_changes(project, changes)
-            staleness.after_write(project.root, [(c.path, c.before, c.after) for c in changes if c.before is not None])
+            staleness.after_write(
+                project.root, [(c.path, c.before, c.after) for c in changes if c.before is not None and c.after is not None]
+            )
             return Report(tuple(outcomes), tuple(changes), written=True)
         except journal.WriteFailed as failure:
             failed = next((c for c in changes if c.path == failure.path), None)
@@ -291,7 +381,9 @@ def _commit(
             if strict or not failure.rolled_back or failed is None:
                 for change in changes:
                     if change is not failed:
-                        _hold_back(outcomes, files[change.path].blocks, f"not written: writing {failure.path} failed")
+                        _hold_back(
+                            outcomes, files[change.path].blocks, f"not written: writing {failure.path} failed", files[change.path].names
+                        )
                 return Report(tuple(outcomes), (), written=False)
             changes.remove(failed)
     return Report(tuple(outcomes), (), written=False)
@@ -311,18 +403,18 @@ def _fail_file(outcomes: list[Outcome], files: dict[str, _FileState], failure: j
                 outcomes[i] = replace(outcome, status=Status.FAILED, message=str(failure), hint=hint)
 
 
-def _note_partial(outcomes: list[Outcome], block_indices: list[int], failed_block: int) -> None:
+def _note_partial(outcomes: list[Outcome], block_indices: list[int], failed_block: int, names: set[str]) -> None:
     """--partial: say on each block that is written that its file goes without the failed one."""
     for i, outcome in enumerate(outcomes):
-        if outcome.block_index in block_indices and outcome.status is Status.APPLIED:
+        if outcome.block_index in block_indices and outcome.file in names and outcome.status is Status.APPLIED:
             note = f"written without failed block {failed_block} (--partial)"
             outcomes[i] = replace(outcome, message=f"{outcome.message}; {note}" if outcome.message else note)
 
 
-def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str) -> None:
+def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str, names: set[str]) -> None:
     """Blocks that applied in memory but whose file is not written are reported as skipped."""
     for i, outcome in enumerate(outcomes):
-        if outcome.block_index in block_indices and outcome.status is Status.APPLIED:
+        if outcome.block_index in block_indices and outcome.file in names and outcome.status is Status.APPLIED:
             outcomes[i] = replace(outcome, status=Status.SKIPPED, message=reason)
 
 

@@ -51,6 +51,7 @@ class Operation(str, enum.Enum):
     INSERT_BEFORE = "insert_before"
     APPEND_TO = "append_to"
     DELETE_NODE = "delete_node"
+    TEXT_PATCH = "text_patch"  # a diff, search/replace or envelope block (PROTOCOL.md §8)
 
 
 OPERATION_OF_KEY = {
@@ -107,7 +108,7 @@ class FileChange:
 
     path: str  # relative to the root, "/"-separated
     before: bytes | None  # None: the reply creates the file
-    after: bytes
+    after: bytes | None  # None: the reply deletes the file (apply --allow-delete)
 
 
 @dataclass(frozen=True)

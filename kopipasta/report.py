@@ -92,9 +92,10 @@ def report_json(
 
 def unified_diff(change: FileChange) -> list[str]:
     before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    after = change.after.decode("utf-8", "replace").splitlines(keepends=True)
+    after = (change.after or b"").decode("utf-8", "replace").splitlines(keepends=True)
     label_before = f"a/{change.path}" if change.before is not None else "/dev/null"
-    lines = difflib.unified_diff(before, after, label_before, f"b/{change.path}")
+    label_after = f"b/{change.path}" if change.after is not None else "/dev/null"
+    lines = difflib.unified_diff(before, after, label_before, label_after)
     out = []
     for line in lines:
         text = line.rstrip("\r\n")
@@ -215,6 +216,8 @@ def _target_label(outcome: Outcome) -> str:
         return outcome.reading or ("file block" if outcome.status is Status.FAILED else "whole file")
     if outcome.operation is Operation.REPLACE_NODE:
         label = outcome.target
+    elif outcome.operation is Operation.TEXT_PATCH:
+        return outcome.target  # how the block was read: diff, search/replace, envelope
     else:
         label = f"{DIRECTIVE_OF_OPERATION.get(outcome.operation, outcome.operation.name)} {outcome.target}"
     return f"{label} ({outcome.reading})" if outcome.reading else label
