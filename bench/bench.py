@@ -10,6 +10,8 @@ Tree-sitter tool pays. Scenarios (issue 2, "Speed"):
   a  one block in a 300-line Python file
   b  50 blocks over 20 files (Python and TypeScript)
   c  one block in a 20,000-line Python file
+  d  one block in a 300-line Go file (a tab-indented file, a space-indented payload)
+  e  one block in a 20,000-line Go file
 
 The project is restored before every run (outside the timing), so each run
 really applies its patches and writes the files. Runs use Python's bytecode
@@ -65,6 +67,40 @@ def ts_module(functions: int) -> str:
     return "\n".join(lines)
 
 
+def go_module(functions: int) -> str:
+    """A plausible Go file: a struct with `functions` methods of ~10 lines each, tab-indented."""
+    lines = ["package svc", "", "import (", '\t"math"', ")", "", "// Svc computes things.", "type Svc struct {", "\tscale int", "}", ""]
+    for i in range(functions):
+        lines += [
+            f"// Method{i} computes thing {i}.",
+            f"func (s *Svc) Method{i}(x, y int) int {{",
+            "\ttotal := 0",
+            "\tfor k := 0; k < x; k++ {",
+            "\t\tif k%3 == 0 {",
+            "\t\t\ttotal += k * y * s.scale",
+            "\t\t} else {",
+            "\t\t\ttotal -= int(math.Sqrt(float64(k)))",
+            "\t\t}",
+            "\t}",
+            "\treturn total",
+            "}",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def go_block(file: str, i: int) -> str:
+    return (
+        f"```go\n// FILE: {file}\n// TARGET_NODE: method Svc.Method{i}\n"
+        f"func (s *Svc) Method{i}(x, y int) int {{\n"
+        "    total := 0\n"
+        "    for k := 0; k < x; k += 3 {\n"
+        "        total += k * y * s.scale\n"
+        "    }\n"
+        "    return total\n}\n```\n\n"
+    )
+
+
 def python_block(file: str, i: int) -> str:
     return (
         f"```python\n# FILE: {file}\n# TARGET_NODE: method Svc.method_{i}\n"
@@ -114,6 +150,16 @@ def scenario_c(root: Path) -> str:
     return "One change in the big file:\n\n" + python_block("big.py", 1500)
 
 
+def scenario_d(root: Path) -> str:
+    (root / "svc.go").write_text(go_module(23))  # ~300 lines
+    return "Here you go:\n\n" + go_block("svc.go", 17)
+
+
+def scenario_e(root: Path) -> str:
+    (root / "big.go").write_text(go_module(1540))  # ~20,000 lines
+    return "One change in the big file:\n\n" + go_block("big.go", 1200)
+
+
 def restore_copy(pristine: Path, work: Path) -> None:
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(pristine, work)
@@ -161,6 +207,8 @@ def main() -> None:
         "a  1 block, 300-line file": scenario_a,
         "b  50 blocks over 20 files": scenario_b,
         "c  1 block, 20,000-line file": scenario_c,
+        "d  1 block, 300-line Go file": scenario_d,
+        "e  1 block, 20,000-line Go file": scenario_e,
     }
     with tempfile.TemporaryDirectory() as tmp:
         for label, build in scenarios.items():

@@ -21,6 +21,7 @@ named its file with a `FILE` directive and had the form `directive` or `file`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -123,14 +124,11 @@ def _now() -> str:
 
 
 def _append(root: Path, entry: dict[str, Any]) -> None:
-    from kopipasta.journal import ensure_state_dir
+    from kopipasta.journal import JournalError, append_state_line
 
-    try:
-        ensure_state_dir(root)
-        with log_path(root).open("a", encoding="utf-8") as log:
-            log.write(json.dumps(entry, ensure_ascii=False) + "\n")
-    except OSError:
-        pass  # a read-only project still applies; it just keeps no log
+    # A read-only project (or a symlinked .kopipasta) still applies; it just keeps no log.
+    with contextlib.suppress(OSError, JournalError):
+        append_state_line(root, LOG_NAME, json.dumps(entry, ensure_ascii=False))
 
 
 # --- stats ----------------------------------------------------------------------------

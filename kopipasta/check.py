@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta.errors import SyntaxCheckError
-from kopipasta.languages import LanguageSpec, first_error, reparse
+from kopipasta.languages import LanguageSpec, error_count, first_error, reparse
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -31,17 +31,6 @@ class Change:
     start: int
     old_end: int
     new_end: int
-
-
-def _error_count(tree: Tree) -> int:
-    count = 0
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return count
 
 
 def _point_of(data: bytes, offset: int) -> tuple[int, int]:
@@ -73,9 +62,7 @@ def check_syntax(
 ) -> Tree:
     """The new tree, or SyntaxCheckError when the patch broke what parsed before."""
     tree = reparse(spec, old_data, old_tree, data, change)
-    if tree.root_node.has_error and (
-        not old_tree.root_node.has_error or _error_count(tree) > _error_count(old_tree)
-    ):
+    if tree.root_node.has_error and error_count(spec, tree.root_node) > error_count(spec, old_tree.root_node):
         if spec.grammar == "python":
             # Tree-sitter's first ERROR often wraps the whole module (line 1, column 1);
             # the interpreter names the line that is actually wrong.

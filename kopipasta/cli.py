@@ -5,10 +5,11 @@ Only this module imports click. Library errors become one-line messages here.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -35,6 +36,21 @@ _TEMPLATE_OPTION = click.option(
 _TASK_OPTION = click.option("-t", "--task", default="", help="The task for the model, or @FILE to read it from a file.")
 
 APPLY_EPILOG = """\b
+Besides TARGET_NODE blocks, text patches apply, strictly:
+  unified diff    fenced or not; diff --git or ---/+++ headers, or a FILE
+                  line over bare @@ hunks; /dev/null creates or deletes
+  search/replace  <<<<<<< SEARCH / ======= / >>>>>>> REPLACE (3+ marker
+                  characters, words optional), one or more per block
+  envelope        *** Begin Patch / *** Update|Add|Delete File / *** Move to
+                  / @@ anchor lines / *** End Patch
+Each hunk's old lines are matched whole, trying one tier at a time: exact,
+then trailing whitespace, then one indentation shift (added lines take the
+same shift, in the file's indent unit). A hunk must match one place (a
+diff's @@ -N line or an envelope's @@ anchor may pick it); otherwise it
+fails, showing the closest region. All hunks of a file or none; deleting
+or renaming a file needs --allow-delete.
+
+\b
 Exit status:
   0  every patch applied, or was already in place (and --verify passed)
   1  at least one patch failed (with --strict, nothing was written;
@@ -68,6 +84,11 @@ def read_reply(reply: str | None, *, as_json: bool = False, dry_run: bool = Fals
             data = Path(reply).read_bytes()
         except OSError as error:
             failed(f"Cannot read reply {reply}: {error.strerror or error}", EXIT_NO_PATCH)
+    from kopipasta.disk import limits
+
+    too_big = limits.reply_problem(len(data))
+    if too_big:
+        failed(too_big, EXIT_NO_PATCH)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -120,6 +141,26 @@ class _FilesOrCommand(click.Group):
             args = ["session", *args]
         return super().parse_args(ctx, args)
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as error:  # our own output on a full disk (`> /dev/full`), a closed pipe, …
+            _output_failed(error)
+
+
+def _output_failed(error: OSError) -> None:
+    """One line on stderr, exit 1; stdout is pointed at /dev/null so nothing is left to flush."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    try:
+        sys.stderr.write(f"❌ Cannot write the output: {error.strerror or error}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    sys.exit(1)
+
 
 def _starts_a_session(first: str) -> bool:
     if first.startswith("-"):
@@ -163,9 +204,20 @@ def main(ctx: click.Context) -> None:
 @click.option("--verify", "verify_command", metavar="CMD", help="After writing, run CMD with the shell in the root; exit 3 if it fails.")
 @click.option("--revert-on-fail", is_flag=True, help="When --verify fails, put back exactly what this apply wrote.")
 @click.option(
+    "--allow-delete",
+    is_flag=True,
+    help="Let the reply delete and rename files (/dev/null diffs, *** Delete File, *** Move to, <<<DELETE>>>); "
+    "without it such a block fails. Undo puts deleted files back.",
+)
+@click.option(
     "--partial",
     is_flag=True,
     help="Write each block that succeeded even when another block on its file failed (each is still checked).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Also write read-only files, and targets the user changed since the prompt.",
 )
 @click.option(
     "--feedback",
@@ -183,7 +235,9 @@ def apply(
     only: tuple[str, ...],
     verify_command: str | None,
     revert_on_fail: bool,
+    allow_delete: bool,
     partial: bool,
+    force: bool,
     feedback: bool,
 ) -> None:
     """Apply the patches in REPLY (a file, '-' or stdin) to the project."""
@@ -198,8 +252,12 @@ def apply(
     text = read_reply(reply, as_json=as_json, dry_run=dry_run)
     entry_before = journal.newest(root)
     try:
-        report = apply_reply(text, root, dry_run=dry_run, strict=strict, only=only, partial=partial)
-    except (OSError, journal.JournalError) as error:
+        report = apply_reply(
+            text, root, dry_run=dry_run, strict=strict, only=only, partial=partial, force=force, allow_delete=allow_delete
+        )
+    except journal.JournalError as error:
+        fail(str(error), EXIT_FAILED)
+    except OSError as error:
         fail(f"Cannot write the patched files: {error_text(error)}", EXIT_FAILED)
     if not dry_run:
         from kopipasta.applylog import record_apply

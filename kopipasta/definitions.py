@@ -8,7 +8,8 @@ and the wrappers (decorators, `export`, overload stubs) that belong to each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kopipasta.languages import LanguageSpec, query_matches
@@ -16,9 +17,20 @@ from kopipasta.languages import LanguageSpec, query_matches
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
-# Kinds whose bodies hold locals: a variable inside one is not a definition.
-_FUNCTION_KINDS = frozenset({"function", "method"})
-_CLASS_KINDS = frozenset({"class", "interface", "struct", "impl", "trait"})
+# Kinds whose bodies hold locals: a variable (or Swift/Kotlin `let`/`val`) inside one is not a definition.
+_FUNCTION_KINDS = frozenset({"function", "method", "constructor", "property"})
+_VALUE_KINDS = frozenset({"variable", "property"})
+# Kinds whose functions are methods.
+_CLASS_KINDS = frozenset(
+    {"class", "interface", "struct", "impl", "trait", "record", "object", "extension", "enum"}
+)
+# Kinds that mean more than one word, in every language (docs/ARCHITECTURE.md, issue 8).
+_KIND_FAMILIES = {
+    "record": frozenset({"class"}),
+    "constructor": frozenset({"method", "function"}),
+    "property": frozenset({"variable"}),
+    "object": frozenset({"class"}),
+}
 _PYTHON_STATEMENT_PARENTS = frozenset({"module", "block", "expression_statement"})
 _PROTOCOL_BASES = frozenset({"Protocol", "typing.Protocol", "typing_extensions.Protocol"})
 _ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
@@ -41,13 +53,17 @@ class Definition:
     export_start: int | None = None
     # Where the `declare` keyword of its wrapper starts (TS ambient declarations).
     declare_start: int | None = None
-    # How many of the scope's last names the definition writes itself (@scope captures:
-    # `Shape::area`, `function M.f`), rather than standing inside them.
+    # How many of the scope's last names the definition writes itself (@scope captures: a Go
+    # receiver `func (s *Server) …`, a Kotlin extension `fun String.shout`), rather than standing in them.
     qualifier_count: int = 0
+    # Captured `@secondary` (a Rust `impl Trait for Type`): gives way to a same-named definition that is not.
+    secondary: bool = False
+    # The text of a `@detail` capture: what tells same-named definitions apart (the trait of an impl).
+    detail: str = ""
 
     @property
     def container(self) -> tuple[str, ...]:
-        """The scope it stands in: `Shape.area` defined out of class stands at the top level."""
+        """The scope it stands in: a Go method `Server.ServeHTTP` stands at the top level."""
         return self.scope[: len(self.scope) - self.qualifier_count]
 
     @property
@@ -66,10 +82,11 @@ class _Captured:
     kind: str  # "overload" or a definition kind
     node: Node
     name: str
-    # Qualifiers written in the definition itself, outermost first: C++ `Shape::area`,
-    # Lua `function M.f` (captured as @scope; see docs/ARCHITECTURE.md).
+    # Qualifiers written in the definition itself, outermost first (@scope, split on `::` and `.`).
     qualifiers: tuple[str, ...] = ()
-    also: frozenset[str] = frozenset()  # kinds from @also.<kind> captures on the same node
+    also: frozenset[str] = frozenset()  # from `@also.<kind>` captures
+    secondary: bool = False  # from a `@secondary` capture
+    detail: str = ""  # from a `@detail` capture
 
 
 def overload_names(spec: LanguageSpec, root: Node) -> set[str]:
@@ -86,12 +103,18 @@ def _captures(
 ) -> dict[tuple[int, int, str], _Captured]:
     """Each captured node with the kind of the first pattern that captured it."""
     found: dict[tuple[int, int, str], _Captured] = {}
-    several: set[tuple[int, int, str]] = set()
+    excluded: set[tuple[int, int, str]] = set()
     for pattern, captures in query_matches(spec, root, byte_range):
+        # `@not_definition`: a node no pattern may make a definition (`int a, b;` declares two names).
+        excluded.update(_key(node) for node in captures.get("not_definition", []))
         names = captures.get("name")
         if not names:
             continue
-        qualifiers = tuple(_qualifier_text(node) for node in sorted(captures.get("scope", []), key=lambda n: n.start_byte))
+        qualifiers = tuple(
+            part
+            for node in sorted(captures.get("scope", []), key=lambda n: n.start_byte)
+            for part in _qualifier_parts(node)
+        )
         also = frozenset(c.removeprefix("also.") for c in captures if c.startswith("also."))
         for capture, nodes in captures.items():
             if capture == "overload":
@@ -102,19 +125,30 @@ def _captures(
                 continue
             node = nodes[0]
             previous = found.get(_key(node))
-            name = (names[0].text or b"").decode("utf-8", "replace")
-            if previous is not None and previous.kind == kind and previous.name != name:
-                several.add(_key(node))  # `protected $a, $b;`: one node, two names
             if previous is None or pattern < previous.pattern:
-                found[_key(node)] = _Captured(pattern, kind, node, name, qualifiers, also)
-    # A declaration of several names at once is no one name's definition (PROTOCOL.md §4).
-    return {key: item for key, item in found.items() if key not in several}
+                name = (names[0].text or b"").decode("utf-8", "replace")
+                detail = " ".join((n.text or b"").decode("utf-8", "replace") for n in captures.get("detail", []))
+                found[_key(node)] = _Captured(
+                    pattern, kind, node, name, qualifiers, also, "secondary" in captures, detail
+                )
+    for key in excluded:
+        found.pop(key, None)
+    return found
 
 
-def _qualifier_text(node: Node) -> str:
-    """A qualifier's name: `Box` for the C++ scope `Box<T>`."""
+def _qualifier_parts(node: Node) -> list[str]:
+    """The names a @scope capture writes, outermost first.
+
+    A node with `scope`/`name` fields is taken apart by them: Ruby's `Admin::Auth`
+    gives `Admin`, `Auth`; C++'s template `Box<T>` gives `Box` (its arguments are
+    no name). Plain text is split on `::` and `.` (Go, Kotlin, Lua identifiers).
+    """
     name = node.child_by_field_name("name")
-    return ((name if name is not None else node).text or b"").decode("utf-8", "replace")
+    if name is not None:
+        scope = node.child_by_field_name("scope")
+        return [*(_qualifier_parts(scope) if scope is not None else []), *_qualifier_parts(name)]
+    text = (node.text or b"").decode("utf-8", "replace")
+    return [part for part in re.split(r"::|\.", text) if part.strip()]
 
 
 def _outer(spec: LanguageSpec, node: Node) -> Node:
@@ -125,11 +159,60 @@ def _outer(spec: LanguageSpec, node: Node) -> Node:
 
 
 def _own_start(spec: LanguageSpec, node: Node) -> int:
-    """Where the definition starts once its own leading decorators are skipped."""
+    """Where the definition starts once its own leading decorators and `export`-like keywords are skipped.
+
+    Java/Kotlin/Swift keep annotations inside a `modifiers` child, beside
+    `public`: the definition starts at the first modifier that is not one.
+    """
     for child in node.children:
-        if child.type not in spec.prefix_types and child.type not in spec.comment_types:
-            return child.start_byte
+        if child.type in spec.prefix_types or child.type in spec.comment_types or child.type in spec.export_types:
+            continue
+        if child.type in spec.modifier_types:
+            inner = next(
+                (c for c in child.children if c.type not in spec.prefix_types and c.type not in spec.comment_types),
+                None,
+            )
+            if inner is None:
+                continue  # only annotations: the definition starts after them
+            return inner.start_byte
+        return child.start_byte
     return node.start_byte
+
+
+def _decorators_start(spec: LanguageSpec, node: Node) -> int | None:
+    """Where a definition's own leading decorators start, when it holds them (Java `@Override`, C# `[HttpGet]`)."""
+    for child in node.children:
+        if child.type in spec.comment_types:
+            continue
+        if child.type in spec.prefix_types:
+            return child.start_byte
+        if child.type in spec.modifier_types:
+            first = next((c for c in child.children if c.type not in spec.comment_types), None)
+            return first.start_byte if first is not None and first.type in spec.prefix_types else None
+        return None
+    return None
+
+
+def _export_child_start(spec: LanguageSpec, node: Node) -> int | None:
+    """Where a child playing `export`'s role starts (Rust `pub`), after any decorators."""
+    if not spec.export_types:
+        return None
+    for child in node.children:
+        if child.type in spec.export_types:
+            return child.start_byte
+        if child.type not in spec.prefix_types and child.type not in spec.comment_types:
+            return None
+    return None
+
+
+def _suffix_end(spec: LanguageSpec, node: Node) -> int:
+    """The end of the definition with the siblings after it that belong to it (Kotlin `get()`/`set`)."""
+    end = node.end_byte
+    sibling = node.next_sibling
+    while sibling is not None and sibling.type in spec.suffix_types:
+        end = sibling.end_byte
+        sibling = sibling.next_sibling
+    return end
 
 
 def _base_names(node: Node) -> set[str]:
@@ -143,8 +226,8 @@ def _base_names(node: Node) -> set[str]:
     }
 
 
-def _also_fits(spec: LanguageSpec, kind: str, name: str, node: Node, captured_also: frozenset[str]) -> frozenset[str]:
-    extra: set[str] = set(captured_also)
+def _also_fits(spec: LanguageSpec, kind: str, name: str, node: Node) -> frozenset[str]:
+    extra: set[str] = set(_KIND_FAMILIES.get(kind, ()))
     if spec.has_components and kind in ("function", "class") and name[:1].isupper():
         extra.add("component")
     if node.type in ("lexical_declaration", "variable_declaration", "field_definition", "public_field_definition"):
@@ -170,6 +253,7 @@ def list_definitions(
             if item.node.parent is None or item.node.parent.type not in spec.part_of_types
         }
     definitions: list[Definition] = []
+    source: bytes | None = None  # the file's bytes, read only when a definition ends in whitespace
     for item in captured.values():
         node = item.node
         if item.kind == "overload" and (
@@ -184,8 +268,10 @@ def list_definitions(
         enclosing = _enclosing(node, captured)
         enclosing_kind = enclosing[-1].kind if enclosing else None
         kind = "function" if item.kind == "overload" else item.kind
-        if kind == "variable" and enclosing_kind in _FUNCTION_KINDS:
+        if kind in _VALUE_KINDS and enclosing_kind in _FUNCTION_KINDS:
             continue  # a local
+        # A qualified function is not a method by its qualifier alone (Lua's `function M.add` is a
+        # module function); a query says `@definition.method` where it is one (Kotlin's `fun String.shout`).
         if kind == "function" and enclosing_kind in _CLASS_KINDS:
             kind = "method"
         outer = _outer(spec, node)
@@ -198,25 +284,124 @@ def list_definitions(
         first = _first_sibling_decorator(spec, outer)
         outer_start = _first_overload_start(spec, first, item.name, captured)
         start = _own_start(spec, node)
+        wrapper_start = first.start_byte
+        if first is node and (own := _decorators_start(spec, node)) is not None:
+            wrapper_start = own  # a comment inside the node, before its annotations, is not replaced
+        end = _suffix_end(spec, node)
+        end_node = node if end == node.end_byte else (node.next_sibling or node)
+        end_row = _end_row(end_node, end)
+        if end == end_node.end_byte:
+            # Scala's grammar ends `def f =` + a body on the next lines after the newline and the
+            # next line's indentation: those are not its bytes. It ends with its last token.
+            last = _last_token(end_node)
+            if start < last.end_byte < end:
+                if source is None:
+                    source = tree.root_node.text or b""
+                gap = source[last.end_byte : end]
+                trailing = gap[len(gap.rstrip()) :]  # a closing `"` the grammar left childless stays
+                end -= len(trailing)
+                end_row -= trailing.count(b"\n")
+        export_start = _export_keyword_start(outer)
+        if export_start is None:
+            export_start = _export_child_start(spec, node)
         definitions.append(
             Definition(
                 kind=kind,
                 name=item.name,
                 scope=(*(part for e in enclosing for part in (*e.qualifiers, e.name)), *item.qualifiers),
                 start=start,
-                end=node.end_byte,
+                end=end,
                 outer_start=outer_start,
-                line=node.start_point[0] + 1,
-                end_line=node.end_point[0] + 1,
-                also_fits=_also_fits(spec, kind, item.name, node, item.also),
-                wrapper_start=first.start_byte,
-                export_start=_export_keyword_start(outer),
+                line=_row(node, start) + 1,
+                end_line=end_row + 1,
+                also_fits=_also_fits(spec, kind, item.name, node) | item.also,
+                wrapper_start=wrapper_start,
+                export_start=export_start,
                 declare_start=_declare_keyword_start(node),
                 qualifier_count=len(item.qualifiers),
+                secondary=item.secondary,
+                detail=item.detail,
             )
         )
+    if spec.misparsed_types:
+        definitions += _misparsed_definitions(spec, tree, captured, byte_range)
     definitions.sort(key=lambda d: (d.start, -d.end))
     return definitions
+
+
+def _misparsed_definitions(
+    spec: LanguageSpec,
+    tree: Tree,
+    captured: dict[tuple[int, int, str], _Captured],
+    byte_range: tuple[int, int] | None,
+) -> list[Definition]:
+    """Definitions the grammar took for an expression, found by parsing that stretch alone.
+
+    Kotlin's grammar reads `@Preview` / `@Composable` / `private fun X() {…}`
+    followed by another declaration as an annotated expression, without an
+    error; parsed on its own, the same text is a function declaration.
+    """
+    from kopipasta.languages import nodes_of_types, parse
+
+    found: list[Definition] = []
+    root = tree.root_node
+    for node in nodes_of_types(spec, root, spec.misparsed_types):
+        parent = node.parent
+        if parent is None or (parent != root and parent.type not in spec.body_types):
+            continue
+        if byte_range is not None and (node.end_byte <= byte_range[0] or node.start_byte >= byte_range[1]):
+            continue
+        text = node.text or b""
+        if not text.startswith(b"@"):
+            continue
+        sub = parse(spec, text)
+        if sub.root_node.has_error:
+            continue
+        enclosing = _enclosing(node, captured)
+        outer = tuple(part for e in enclosing for part in (*e.qualifiers, e.name))
+        in_class = bool(enclosing) and enclosing[-1].kind in _CLASS_KINDS
+        shift, rows = node.start_byte, node.start_point[0]
+        for inner in list_definitions(spec, sub):
+            found.append(
+                replace(
+                    inner,
+                    kind="method" if in_class and inner.kind == "function" and not inner.scope else inner.kind,
+                    scope=(*outer, *inner.scope),
+                    start=inner.start + shift,
+                    end=inner.end + shift,
+                    outer_start=inner.outer_start + shift,
+                    line=inner.line + rows,
+                    end_line=inner.end_line + rows,
+                    wrapper_start=None if inner.wrapper_start is None else inner.wrapper_start + shift,
+                    export_start=None if inner.export_start is None else inner.export_start + shift,
+                    declare_start=None if inner.declare_start is None else inner.declare_start + shift,
+                )
+            )
+    return found
+
+
+def _last_token(node: Node) -> Node:
+    """The last token of a node that is not empty (zero-width MISSING or automatic tokens are)."""
+    while node.child_count:
+        tokens = [c for c in node.children if c.end_byte > c.start_byte]
+        if not tokens:
+            break
+        node = tokens[-1]
+    return node
+
+
+def _row(node: Node, offset: int) -> int:
+    """The row of `offset` inside `node`: a Java method's line is its signature's, not its annotation's."""
+    if offset == node.start_byte:
+        return node.start_point[0]
+    inner = node.descendant_for_byte_range(offset, offset)
+    return inner.start_point[0] if inner is not None else node.start_point[0]
+
+
+def _end_row(node: Node, end: int) -> int:
+    while node.end_byte != end and node.next_sibling is not None:
+        node = node.next_sibling
+    return node.end_point[0]
 
 
 def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> list[_Captured]:
@@ -235,7 +420,9 @@ def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> l
         kind = item.kind
         if kind == "function" and i > 0 and effective[i - 1].kind in _CLASS_KINDS:
             kind = "method"
-        effective.append(_Captured(item.pattern, kind, item.node, item.name, item.qualifiers, item.also))
+        effective.append(
+            _Captured(item.pattern, kind, item.node, item.name, item.qualifiers, item.also, item.secondary, item.detail)
+        )
     return effective
 
 
@@ -349,6 +536,9 @@ def comment_block_start(tree: Tree, data: bytes, outer_start: int) -> int | None
             break
         last = previous_start + len(line.rstrip()) - 1
         node = tree.root_node.descendant_for_byte_range(last, last + 1)
+        # Rust's `/// doc` is a line_comment around a doc_comment: the whole comment counts.
+        while node is not None and node.parent is not None and "comment" in node.parent.type:
+            node = node.parent
         if node is None or "comment" not in node.type:
             break
         while node.parent is not None and "comment" in node.parent.type:

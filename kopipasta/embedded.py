@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from kopipasta.errors import PatchError, SyntaxCheckError, TargetNotFound
+from kopipasta.errors import PatchError, PayloadError, SyntaxCheckError, TargetNotFound
 from kopipasta.languages import Embedding, LanguageSpec, language_for_grammar, nodes_of_types, parse
 
 if TYPE_CHECKING:
@@ -178,4 +178,48 @@ def _check_elements(
             f"Patch for {label} would break the {host.name} structure of {path}: "
             "its <script> element would no longer end where it did",
             "a payload may not hold `</script>` or change the element's tags; nothing was written",
+        )
+
+
+def is_component(payload: str) -> bool:
+    """Whether a file block for a component is a component (`<template>`, `<script>` …), not bare script code."""
+    first = next((line.strip() for line in payload.split("\n") if line.strip()), "")
+    return first.startswith("<")
+
+
+def _top_elements(host: LanguageSpec, data: bytes) -> list[str]:
+    """The tag names of the file's top-level elements, in order (`template`, `script`, `style`)."""
+    names: list[str] = []
+    for child in parse(host, data).root_node.children:
+        start_tag = next((c for c in child.children if c.type == "start_tag"), None)
+        tag = next((c for c in start_tag.children if c.type == "tag_name"), None) if start_tag is not None else None
+        if tag is not None:
+            names.append((tag.text or b"").decode("utf-8", "replace").lower())
+    return names
+
+
+def check_whole_component(host: LanguageSpec, path: str, old_data: bytes, payload: str) -> None:
+    """A component written over an existing one must be all of it: no placeholder, no element left out.
+
+    A fragment of a component (its `<script>` alone, `<!-- ... -->` for the
+    template) is refused rather than written over the file: merging host
+    elements is not supported, and writing it would delete the rest.
+    """
+    from kopipasta.wholefile import iter_placeholders
+
+    own = {line.strip() for line in old_data.decode("utf-8", "replace").splitlines()}
+    found = next(((n, t) for n, t in iter_placeholders(payload, python=False) if t not in own), None)
+    if found is not None:
+        raise PayloadError(
+            f"File block for {path} elides code at the payload's line {found[0]} ({found[1]}): "
+            "writing it would delete what it leaves out",
+            "send the complete component, or TARGET_NODE blocks for the script's definitions that change",
+        )
+    sent = _top_elements(host, payload.encode("utf-8"))
+    missing = [name for name in dict.fromkeys(_top_elements(host, old_data)) if name not in sent]
+    if missing:
+        raise PayloadError(
+            f"File block for {path} looks like part of the component, not all of it "
+            f"(it has no <{'>, <'.join(missing)}>): writing it would delete the rest",
+            "send the complete component, or TARGET_NODE blocks for the script's definitions that change",
         )

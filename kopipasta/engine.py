@@ -9,17 +9,21 @@ atomically. Nothing before `commit` touches the disk, so a dry run is simply
 from __future__ import annotations
 
 import difflib
+import errno
 import fnmatch
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from kopipasta import journal
+from kopipasta import journal, staleness
+from kopipasta.disk import faults, limits, lock, newlines
 from kopipasta.errors import PatchError, ReplyError
 from kopipasta.intake import RESET_MARKER, read_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import Document, apply_patch, open_document
 from kopipasta.plan import plan
-from kopipasta.workspace import confine, load, normalise, write_atomic
+from kopipasta.text.files import apply_text_patch
+from kopipasta.textpatch_syntax import TextPatch, read_text_patch
+from kopipasta.workspace import Source, load, normalise, resolve_real
 
 
 @dataclass
@@ -28,6 +32,9 @@ class _FileState:
     original: bytes | None  # bytes on disk before the reply; None: the file does not exist
     blocks: list[int] = field(default_factory=list)  # outcome indices of the blocks that touched it
     failed_block: int | None = None  # the first block on this file that failed
+    stale: staleness.Changed | None = None  # what changed since a prompt showed the file
+    names: set[str] = field(default_factory=set)  # the paths blocks wrote for it (an alias is a second name)
+    renamed_with: list[str] = field(default_factory=list)  # the other end of a rename: written together or not at all
 
 
 def apply_reply(
@@ -37,13 +44,23 @@ def apply_reply(
     dry_run: bool = False,
     strict: bool = False,
     only: tuple[str, ...] = (),
+    allow_delete: bool = False,
     partial: bool = False,
+    force: bool = False,
 ) -> Report:
     """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules.
 
     `partial` writes a file even when one of its blocks failed, with just the
     blocks that succeeded (each checked as always); the user asked for it.
+
+    A real apply holds the root's lock from the first read to the last write
+    (kopipasta.disk.lock); `force` writes read-only files and targets changed
+    since the prompt. Raises journal.JournalError when the root is busy or its
+    journal cannot be trusted.
     """
+    too_big = limits.reply_problem(len(text.encode("utf-8", "surrogatepass")))
+    if too_big:
+        return _reply_error(too_big)
     read = read_reply(text)
     blocks = read.blocks
     notes: tuple[str, ...] = ()
@@ -54,10 +71,46 @@ def apply_reply(
         if read.withdrawn:
             return replace(_reply_error(f"The reply holds no code blocks after its last {RESET_MARKER}"), notes=notes)
         return _reply_error("The reply holds no code blocks")
+    too_many = limits.reply_problem(0, len(blocks))
+    if too_many:
+        return _reply_error(too_many)
+    options = _Options(strict=strict, only=only, partial=partial, force=force, notes=notes, allow_delete=allow_delete)
+    if dry_run:
+        return _apply_blocks(blocks, root, None, options)
+    try:
+        with journal.writing(root) as project:
+            return _apply_blocks(blocks, root, project, options)
+    except lock.Busy as busy:
+        raise journal.JournalError(str(busy)) from None
+
+
+@dataclass(frozen=True)
+class _Options:
+    strict: bool
+    only: tuple[str, ...]
+    partial: bool
+    force: bool
+    notes: tuple[str, ...]
+    allow_delete: bool = False
+
+
+def _apply_blocks(
+    blocks: list[Block], root: Path, project: journal.Project | None, options: _Options
+) -> Report:
+    """Every block in memory, then the commit; `project` is None for a dry run."""
+    notes = options.notes
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
     for block in blocks:
-        outcomes.append(_apply_block(block, root, files, only))
+        try:
+            text_patch = read_text_patch(block)
+        except PatchError as error:
+            outcomes.append(_failed(block, None, error.message, error.hint, type(error).__name__))
+            continue
+        if text_patch is not None:
+            outcomes.extend(_apply_text_block(block, text_patch, root, files, options))
+        else:
+            outcomes.append(_apply_block(block, root, files, options.only, options.force))
     if all(o.status is Status.SKIPPED for o in outcomes):
         return Report(
             tuple(outcomes),
@@ -68,16 +121,19 @@ def apply_reply(
                 if len(blocks) == 1
                 else f"The reply holds no patch: none of its {len(blocks)} code blocks names a file"
             ),
-            notes=notes,
+            notes=(*(project.notes if project else ()), *notes),
         )
-    return replace(_commit(root, outcomes, files, dry_run=dry_run, strict=strict, partial=partial), notes=notes)
+    report = _commit(project, outcomes, files, strict=options.strict, partial=options.partial)
+    return replace(report, notes=(*(project.notes if project else ()), *notes))
 
 
 def _reply_error(message: str) -> Report:
     return Report((), (), written=False, reply_error=message)
 
 
-def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: tuple[str, ...]) -> Outcome:
+def _apply_block(
+    block: Block, root: Path, files: dict[str, _FileState], only: tuple[str, ...], force: bool
+) -> Outcome:
     patch: Patch | None = None
     state: _FileState | None = None
     try:
@@ -85,29 +141,29 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: t
         if patch is None:
             return Outcome(block.index, block.line, None, None, None, Status.SKIPPED, "no FILE: explanation, not a patch")
         path = normalise(patch.file)
-        if only and not any(fnmatch.fnmatchcase(path, pattern) for pattern in only):
-            raise PatchError(
-                f"{patch.file} is outside the files this run may change (--only {' '.join(only)})",
-                "widen --only, or drop this block",
-            )
-        state = files.get(path)
-        if state is None:
-            source = load(root, patch.file)
-            state = _FileState(open_document(source), source.to_bytes() if source.exists else None)
-            files[path] = state
+        _, state = _file_state(root, files, patch.file, only, force)
+        staleness.check(patch, state.stale)
         before = state.document.source.data
+        faults.hit("patch", patch.file)
         edit = apply_patch(patch, state.document)
         state.document.update(edit.data, edit.tree)
         added, removed = _line_counts(before, edit.data)
         status = Status.UNCHANGED if edit.data == before and state.document.source.exists else Status.APPLIED
         state.blocks.append(block.index)
-        return Outcome(block.index, block.line, path, patch.operation, patch.target, status, edit.note, "", added, removed)
+        return Outcome(
+            block.index, block.line, path, patch.operation, patch.target, status, edit.note, "", added, removed, edit.reading
+        )
     except PatchError as error:
         if state is not None:
             state.blocks.append(block.index)
             if state.failed_block is None:
                 state.failed_block = block.index
         return _failed(block, patch, error.message, error.hint, type(error).__name__)
+    except (OSError, MemoryError, RecursionError) as error:
+        if state is not None and state.failed_block is None:
+            state.failed_block = block.index
+        message, hint = _system_failure(block, patch, error)
+        return _failed(block, patch, message, hint, type(error).__name__)
     except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
         if state is not None and state.failed_block is None:
             state.failed_block = block.index
@@ -115,6 +171,107 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], only: t
             block, patch, f"Internal error ({type(error).__name__}: {error})",
             "this is a bug in kopipasta; please report it with the reply", "InternalError",
         )
+
+
+def _system_failure(block: Block, patch: Patch | None, error: BaseException) -> tuple[str, str]:
+    """An OS or resource failure is not a bug: name the file and the cause."""
+    file = patch.file if patch else block.file or "the reply"
+    if isinstance(error, MemoryError):
+        return f"Cannot patch {file}: not enough memory to parse it", "patch a smaller file, or free memory"
+    if isinstance(error, RecursionError):
+        return f"Cannot patch {file}: it is nested too deeply to process", "patch a smaller part of it"
+    assert isinstance(error, OSError)
+    reason = error.strerror or str(error)
+    if error.errno == errno.ENAMETOOLONG:
+        return f"Cannot open {file}: the name is too long", "use a shorter path"
+    if error.errno == errno.ELOOP:
+        return f"Cannot open {file}: a symlink loop", "fix the symlink"
+    return f"Cannot read {file}: {reason}", "check the path and its permissions"
+
+
+def _file_state(
+    root: Path, files: dict[str, _FileState], written: str, only: tuple[str, ...], force: bool
+) -> tuple[str, _FileState]:
+    """The document of the file a block names, loaded once per real file; its key in `files`."""
+    path = normalise(written)
+    if only and not any(fnmatch.fnmatchcase(path, pattern) for pattern in only):
+        raise PatchError(
+            f"{written} is outside the files this run may change (--only {' '.join(only)})",
+            "widen --only, or drop this block",
+        )
+    real = resolve_real(root, written)  # two names of one file are one document
+    state = files.get(real)
+    if state is None:
+        source = load(root, written)
+        if source.readonly and not force:
+            raise PatchError(
+                f"Refusing to write {written}: it is read-only",
+                "make it writable (chmod u+w), or pass --force",
+            )
+        state = _FileState(open_document(source, root), source.to_bytes() if source.exists else None)
+        state.stale = None if force else staleness.changed_since_prompt(root, source)
+        files[real] = state
+    state.names.add(path)
+    return real, state
+
+
+def _apply_text_block(
+    block: Block, text_patch: TextPatch, root: Path, files: dict[str, _FileState], options: _Options
+) -> list[Outcome]:
+    """A diff, search/replace or envelope block (PROTOCOL.md §8): every file it touches, or none."""
+    touched: list[str] = []
+    real_of: dict[str, str] = {}  # the block's normalised paths → their documents' keys
+
+    def current(path: str) -> Source:
+        real, state = _file_state(root, files, path, options.only, options.force)
+        real_of[normalise(path)] = real
+        if real not in touched:
+            touched.append(real)
+        return state.document.source
+
+    label = text_patch.form
+    try:
+        results = apply_text_patch(text_patch, current, allow_delete=options.allow_delete)
+    except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
+        for path in touched:
+            files[path].blocks.append(block.index)
+            if files[path].failed_block is None:
+                files[path].failed_block = block.index
+        failing = touched[-1] if touched else block.file
+        if isinstance(error, PatchError):
+            message, hint, kind = error.message, error.hint, type(error).__name__
+        else:
+            message = f"Internal error ({type(error).__name__}: {error})"
+            hint, kind = "this is a bug in kopipasta; please report it with the reply", "InternalError"
+        if len(touched) > 1:
+            message += f" (so none of the block's files is written: {', '.join(touched)})"
+        return [
+            Outcome(
+                block.index, block.line, failing, Operation.TEXT_PATCH, label, Status.FAILED, message, hint,
+                failure_kind=kind,
+            )
+        ]
+    outcomes: list[Outcome] = []
+    for result in results:
+        for path in filter(None, (result.moved_from, result.path)):
+            state = files[real_of.get(path, path)]
+            before, existed = state.document.source.data, state.document.source.exists
+            if path == result.path:
+                state.document.update(result.data, None)
+                state.document.source = replace(state.document.source, exists=result.exists, bom=result.bom)
+            else:
+                state.document.update(b"", None)
+                state.document.source = replace(state.document.source, exists=False)
+            state.blocks.append(block.index)
+        if result.moved_from is not None:
+            source_key, target_key = real_of.get(result.moved_from, result.moved_from), real_of.get(result.path, result.path)
+            files[source_key].renamed_with.append(target_key)
+            files[target_key].renamed_with.append(source_key)
+        changed = (result.data, result.exists) != (before, existed)
+        added, removed = _line_counts(before, result.data)
+        status = Status.APPLIED if changed else Status.UNCHANGED
+        outcomes.append(Outcome(block.index, block.line, result.path, Operation.TEXT_PATCH, label, status, result.note, "", added, removed))
+    return outcomes
 
 
 def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str) -> Outcome:
@@ -178,48 +335,86 @@ def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
 
 
 def _commit(
-    root: Path,
+    project: journal.Project | None,
     outcomes: list[Outcome],
     files: dict[str, _FileState],
     *,
-    dry_run: bool,
     strict: bool,
     partial: bool = False,
 ) -> Report:
+    """Write the files whose blocks all succeeded (or, with `partial`, every changed file); None: dry run."""
     first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
     changes: list[FileChange] = []
     for path, state in files.items():
-        after = state.document.source.to_bytes()
-        if state.failed_block is not None and partial and not strict:
+        # A file a text patch deleted has no bytes after (PROTOCOL.md §8, --allow-delete).
+        after = state.document.source.to_bytes() if state.document.source.exists else None
+        if after is not None and state.original is not None and after != state.original and newlines.is_mixed(state.original):
+            after = newlines.keep_styles(state.original, after)
+        # A rename's two ends go together: a source is never deleted when its copy is held back.
+        failed_block = next(
+            (files[p].failed_block for p in (path, *state.renamed_with) if files[p].failed_block is not None), None
+        )
+        if failed_block is not None and partial and not strict:
             if after != state.original:
-                _note_partial(outcomes, state.blocks, state.failed_block)
+                _note_partial(outcomes, state.blocks, failed_block, state.names)
                 changes.append(FileChange(path, state.original, after))
-        elif state.failed_block is not None:
-            _hold_back(outcomes, state.blocks, f"not written: block {state.failed_block} on this file failed")
+        elif failed_block is not None:
+            _hold_back(outcomes, state.blocks, f"not written: block {failed_block} on this file failed", state.names)
         elif strict and first_failure is not None:
-            _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed")
+            _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed", state.names)
         elif after != state.original:
             changes.append(FileChange(path, state.original, after))
-    written = bool(changes) and not dry_run
-    if written:
-        journal.record(root, changes)
-        for change in changes:
-            write_atomic(confine(root, change.path), change.after)
-    return Report(tuple(outcomes), tuple(changes), written=written)
+    if not changes or project is None:
+        return Report(tuple(outcomes), tuple(changes), written=False)
+    # Every file or none (kopipasta.disk.transaction); without --strict a file that
+    # cannot be written is dropped and the others are tried again.
+    while changes:
+        try:
+            journal.write_changes(project, changes)
+            staleness.after_write(
+                project.root, [(c.path, c.before, c.after) for c in changes if c.before is not None and c.after is not None]
+            )
+            return Report(tuple(outcomes), tuple(changes), written=True)
+        except journal.WriteFailed as failure:
+            failed = next((c for c in changes if c.path == failure.path), None)
+            _fail_file(outcomes, files, failure)
+            if strict or not failure.rolled_back or failed is None:
+                for change in changes:
+                    if change is not failed:
+                        _hold_back(
+                            outcomes, files[change.path].blocks, f"not written: writing {failure.path} failed", files[change.path].names
+                        )
+                return Report(tuple(outcomes), (), written=False)
+            changes.remove(failed)
+    return Report(tuple(outcomes), (), written=False)
 
 
-def _note_partial(outcomes: list[Outcome], block_indices: list[int], failed_block: int) -> None:
+def _fail_file(outcomes: list[Outcome], files: dict[str, _FileState], failure: journal.WriteFailed) -> None:
+    """The blocks of the file that could not be written fail with the reason."""
+    state = files.get(failure.path)
+    blocks = state.blocks if state else []
+    hint = "" if failure.rolled_back else "some files may be written: `kopipasta undo` puts every file of this apply back"
+    for i, outcome in enumerate(outcomes):
+        if outcome.block_index in blocks and outcome.status in (Status.APPLIED, Status.UNCHANGED):
+            outcomes[i] = replace(outcome, status=Status.FAILED, message=str(failure), hint=hint, lines_added=0, lines_removed=0)
+    if not blocks:  # the failure is not one file's (the journal): every applied block fails
+        for i, outcome in enumerate(outcomes):
+            if outcome.status is Status.APPLIED:
+                outcomes[i] = replace(outcome, status=Status.FAILED, message=str(failure), hint=hint)
+
+
+def _note_partial(outcomes: list[Outcome], block_indices: list[int], failed_block: int, names: set[str]) -> None:
     """--partial: say on each block that is written that its file goes without the failed one."""
     for i, outcome in enumerate(outcomes):
-        if outcome.block_index in block_indices and outcome.status is Status.APPLIED:
+        if outcome.block_index in block_indices and outcome.file in names and outcome.status is Status.APPLIED:
             note = f"written without failed block {failed_block} (--partial)"
             outcomes[i] = replace(outcome, message=f"{outcome.message}; {note}" if outcome.message else note)
 
 
-def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str) -> None:
+def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str, names: set[str]) -> None:
     """Blocks that applied in memory but whose file is not written are reported as skipped."""
     for i, outcome in enumerate(outcomes):
-        if outcome.block_index in block_indices and outcome.status is Status.APPLIED:
+        if outcome.block_index in block_indices and outcome.file in names and outcome.status is Status.APPLIED:
             outcomes[i] = replace(outcome, status=Status.SKIPPED, message=reason)
 
 

@@ -26,8 +26,6 @@ from kopipasta.splice import line_start
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
-_PYTHON_IMPORTS = ("import_statement", "import_from_statement", "future_import_statement")
-_JS_IMPORTS = ("import_statement",)
 # Python header lines that stay first even directly above code: shebang, encoding.
 _PY_PRAGMA = re.compile(rb"^#!|^#.*coding[:=]")
 # Module-level blocks whose imports count as the file's own (TYPE_CHECKING, try/except ImportError).
@@ -63,7 +61,15 @@ def _is_python(spec: LanguageSpec) -> bool:
 
 
 def _import_types(spec: LanguageSpec) -> tuple[str, ...]:
-    return _PYTHON_IMPORTS if _is_python(spec) else _JS_IMPORTS
+    return spec.import_types
+
+
+def _top_level(root: Node) -> list[Node]:
+    """The root's children, with Kotlin's `import_list` opened: its imports stand at the top level."""
+    children: list[Node] = []
+    for child in root.children:
+        children.extend(child.children if child.type == "import_list" else [child])
+    return children
 
 
 # --- split --------------------------------------------------------------------------
@@ -97,10 +103,15 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
     imports: list[Node] = []
     trailing_comments: list[Node] = []
     first_code: Node | None = None
-    for child in root.children:
+    package: Node | None = None  # `package api` above the imports: the file has its own
+    for child in _top_level(root):
         if child.type in spec.comment_types:
-            if imports:
+            if imports or package is not None:
                 trailing_comments.append(child)
+            continue
+        if child.type in spec.package_types and package is None and not imports and not child.has_error:
+            package = child
+            trailing_comments = []
             continue
         if child.type in _import_types(spec) and not child.has_error and first_code is None:
             imports.append(child)
@@ -108,15 +119,20 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
             continue
         first_code = child
         break
-    if not imports:
+    if not imports and (package is None or first_code is None):
         return [], payload
     texts = [node.text.decode("utf-8") for node in imports if node.text is not None]
-    last_row = imports[-1].end_point[0]
+    header = imports[-1] if imports else package
+    assert header is not None
+    # Kotlin's grammar keeps the comments after an import inside it: they are the definition's.
+    own = [c for c in header.children if c.type not in spec.comment_types]
+    last_row = (own[-1] if own else header).end_point[0]
     if first_code is None:
         return texts, ""
     start_row = first_code.start_point[0]
     if start_row <= last_row:
         return [], payload  # code on an import's own line: not a header we can take apart
+    trailing_comments += [c for c in header.children if c.type in spec.comment_types]
     for comment in reversed(trailing_comments):
         if comment.start_point[0] > last_row and comment.end_point[0] >= start_row - 1:
             start_row = comment.start_point[0]
@@ -395,6 +411,10 @@ def _insert_new(
 
 def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str], newline: str) -> ImportPlan:
     """The edits that merge the payload's import statements into the file's (see the module doc)."""
+    from kopipasta import statement_imports
+
+    if statement_imports.handles(spec):  # Go, Rust, Java, C#, Kotlin, Scala, Swift
+        return statement_imports.plan_imports(spec, data, tree, imports, newline)
     top, existing = _module_imports(spec, tree.root_node)
     eol = newline.encode("ascii")
     additions: dict[int, tuple[_Import, list[str]]] = {}  # top-level statement index → names to add

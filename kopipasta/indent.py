@@ -32,23 +32,47 @@ def _leading(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-def detect_unit(lines: Iterable[str]) -> Unit | None:
-    """The indentation step most often taken from one line to the next, or None."""
+# A step wider than this many spaces is alignment (`foo(a,` then `    b)` under it), not a unit.
+_WIDEST_UNIT = 8
+
+
+def indent_steps(lines: Iterable[str]) -> Counter[str]:
+    """How often each indentation step is taken, from a line to a deeper one.
+
+    A line's step is measured from the nearest line above it that is less
+    indented (not only the line just above), so a Java continuation or an
+    aligned parameter list does not hide the block's own step.
+    """
     steps: Counter[str] = Counter()
-    previous: str | None = None  # the first line's indentation is a margin, not a step
+    stack: list[str] = []  # the first line's indentation is a margin, not a step
     for count, line in enumerate(lines):
         if count >= UNIT_SAMPLE_LINES:
             break
         if not line.strip():
             continue
         indent = _leading(line)
-        if previous is not None and len(indent) > len(previous) and indent.startswith(previous):
-            step = indent[len(previous) :]
+        if not stack:
+            stack.append(indent)
+            continue
+        while len(stack) > 1 and not (len(indent) > len(stack[-1]) and indent.startswith(stack[-1])):
+            if indent == stack[-1]:
+                break
+            stack.pop()
+        if indent == stack[-1]:
+            continue
+        if len(indent) > len(stack[-1]) and indent.startswith(stack[-1]):
+            step = indent[len(stack[-1]) :]
             if step.strip("\t") == "":
                 steps["\t"] += 1
-            elif step.strip(" ") == "":
+            elif step.strip(" ") == "" and len(step) <= _WIDEST_UNIT:
                 steps[step] += 1
-        previous = indent
+            stack.append(indent)
+        elif len(stack) == 1:
+            stack[0] = indent  # shallower than the margin: steps are measured from here on
+    return steps
+
+
+def unit_of(steps: Counter[str]) -> Unit | None:
     if not steps:
         return None
     # The most common step; on a tie the smaller one, since deeper steps are multiples.
@@ -63,6 +87,11 @@ _TAB_STEP = 8
 
 def _step(unit: Unit) -> int:
     return _TAB_STEP if unit.text == "\t" else unit.width
+
+
+def detect_unit(lines: Iterable[str]) -> Unit | None:
+    """The indentation step most often taken from one line to a deeper one, or None."""
+    return unit_of(indent_steps(lines))
 
 
 def _columns(indent: str, unit: Unit) -> int:
@@ -87,7 +116,17 @@ def reindent(
     lines = payload.split("\n")
     docstring = docstring or {}
     layout = [i for i, line in enumerate(lines) if line.strip() and i not in frozen]
-    payload_unit = detect_unit(lines[i] for i in layout) or file_unit or Unit("    ")
+    steps = indent_steps(lines[i] for i in layout)
+    payload_unit = unit_of(steps) or file_unit or Unit("    ")
+    if (
+        file_unit is not None
+        and file_unit.text in steps
+        and file_unit.text != payload_unit.text
+        and payload_unit.text.startswith(file_unit.text)
+        and payload_unit.width % file_unit.width == 0
+    ):
+        # The payload takes the file's step too: its wider steps are continuations (Java's 8), not its unit.
+        payload_unit = file_unit
     target_unit = file_unit or payload_unit
     margin = min((_columns(_leading(lines[i]), payload_unit) for i in layout), default=0)
 

@@ -315,9 +315,26 @@ def _insert_beside(
 # --- APPEND_TO ------------------------------------------------------------------------
 
 
-def _container_node(tree: Tree, definition: Definition) -> Node | None:
+def _body(spec: LanguageSpec, node: Node) -> Node | None:
+    """A container's body: its `body` field, or the nearest node of the language's body types.
+
+    Kotlin's class_body is a child; a Go struct's field list stands three levels
+    down (`type_declaration` > `type_spec` > `struct_type` > `field_declaration_list`).
+    """
+    body = node.child_by_field_name("body")
+    if body is None and spec.body_types:
+        level = [node]
+        for _ in range(3):
+            level = [c for n in level for c in n.children]
+            body = next((c for c in level if c.type in spec.body_types), None)
+            if body is not None:
+                break
+    return body
+
+
+def _container_node(spec: LanguageSpec, tree: Tree, definition: Definition) -> Node | None:
     node = tree.root_node.descendant_for_byte_range(definition.start, definition.end)
-    while node is not None and node.child_by_field_name("body") is None:
+    while node is not None and _body(spec, node) is None:
         node = node.parent
     return node
 
@@ -360,8 +377,8 @@ def _append_to(
     file: str,
 ) -> _Insertion | None:
     scope = (*container.scope, container.name)
-    node = _container_node(tree, container)
-    body = node.child_by_field_name("body") if node is not None else None
+    node = _container_node(spec, tree, container)
+    body = _body(spec, node) if node is not None else None
     if container.kind not in CONTAINER_KINDS or node is None or body is None:
         raise PayloadError(
             f"{label} in {file}: {container.kind} {container.qualified_name} has no body to append members to",
@@ -370,6 +387,10 @@ def _append_to(
         )
     eol = newline.encode("ascii")
     container_indent = indentation_at(data, container.start)
+    # A Java enum's members after its constants stand in a body of their own.
+    nested = next((c for c in body.named_children if c.type in spec.nested_body_types), None)
+    if nested is not None and nested.named_child_count:
+        body = nested
     members = _members(spec, body)
     if not members:
         # An empty TS body: `{}` opens onto lines of its own, `{` … `}` gets the member before `}`.
@@ -392,7 +413,8 @@ def _append_to(
         line = line_start(data, close.start_byte)
         return _Insertion((TextEdit(line, line, text + eol),), line, len(text), scope)
     opener = body.prev_sibling
-    braced = body.child_count > 0 and body.children[0].type == "{"
+    # Braces may follow a keyword (Go's `interface {`); a Java enum's nested body has none but is delimited.
+    braced = body.type in spec.nested_body_types or any(c.type == "{" for c in body.children)
     if (
         body.start_point[0] == body.end_point[0]
         if braced
@@ -414,7 +436,7 @@ def _append_to(
     text = _render(spec, data, tree, code, indent, newline).encode("utf-8")
 
     comma: list[TextEdit] = []
-    if body.type == "enum_body":
+    if body.type in spec.comma_body_types:
         # Members are separated by commas: keep the file's trailing-comma habit.
         last_member = members[-1][0]
         following = last_member.next_sibling
@@ -457,7 +479,7 @@ def _append_to(
     ]
     gap = _choose_gap(data, list(reversed(member_pairs)), "\n" in code)
     if gap is None:
-        gap = 0 if body.type in _LIST_BODIES else 1
+        gap = 0 if body.type in _LIST_BODIES or body.type in spec.comma_body_types else 1
     if last.bottom == len(data) and not data.endswith(b"\n"):
         inserted = eol * (gap + 1) + text
         offset = len(eol) * (gap + 1)

@@ -63,6 +63,7 @@ def read_reply(text: str) -> Reply:
 
     blocks: list[Block] = []
     withdrawn = 0
+    last_reset = -1  # the line of the last <<<RESET>>>: unfenced patches above it are withdrawn
     index = 0
     # prose[i]: line i is ordinary text, neither a fence nor inside a block. Only such a
     # line may name the file of the block below it.
@@ -75,6 +76,7 @@ def read_reply(text: str) -> Reply:
             if lines[i].strip() == RESET_MARKER:
                 withdrawn += len(blocks)
                 blocks.clear()
+                last_reset = i
             prose.append(True)
             i += 1
             continue
@@ -88,7 +90,10 @@ def read_reply(text: str) -> Reply:
         for block in _make_blocks(index + 1, start + 2, opener["info"], body, named):
             blocks.append(block)
             index = block.index
-    return Reply(blocks, withdrawn)
+    # Text patches written straight into the reply, unfenced (PROTOCOL.md §8); a RESET withdraws them too.
+    from kopipasta.textpatch_syntax import merge_unfenced
+
+    return Reply(merge_unfenced(blocks, lines, prose, after=last_reset, first_index=withdrawn + 1), withdrawn)
 
 
 def _spaces_for_nbsp(line: str) -> str:

@@ -62,6 +62,34 @@ class LanguageSpec:
     # Further query files whose patterns add to query_file's (Vue's Options API, for a <script>).
     extra_queries: tuple[str, ...] = ()
 
+    # The fields below serve the languages of issue 8; docs/ARCHITECTURE.md
+    # ("Languages beyond Python and JS/TS") says what each one means.
+    # A container of modifiers at a definition's start whose leading prefix_types are its decorators.
+    modifier_types: tuple[str, ...] = ()
+    # Children at a definition's start that play `export`'s role (Rust `pub`).
+    export_types: tuple[str, ...] = ()
+    # Siblings right after a definition that belong to it (Kotlin's `get()`/`set`).
+    suffix_types: tuple[str, ...] = ()
+    # Node types that are a container's body, for grammars without a `body` field.
+    body_types: tuple[str, ...] = ()
+    # A payload's first code line that restates the export keyword (decorators: decorator_line).
+    export_line: str = r"^export\b"
+    # Top-level import statements (§4b).
+    import_types: tuple[str, ...] = ("import_statement",)
+    # A `package` line a payload may start with: the file has its own, so it is dropped with the imports.
+    package_types: tuple[str, ...] = ()
+    # Bodies whose members are separated by commas (enums): the file's trailing-comma habit is kept.
+    comma_body_types: tuple[str, ...] = ("enum_body",)
+    # A body inside a body that holds the members (a Java enum's declarations after its constants).
+    nested_body_types: tuple[str, ...] = ()
+    # Methods may be overloaded (Java, C#, …): a payload's parameter list may pick one (overloads.py).
+    has_overloads: bool = False
+    # Nodes the grammar sometimes makes of a declaration (Kotlin): parsed alone, they are one.
+    misparsed_types: tuple[str, ...] = ()
+    # Hidden tokens the grammar reports MISSING where the language needs none (Kotlin's
+    # `_automatic_semicolon` before a one-line body's `}`): not syntax errors.
+    quirk_missing: tuple[str, ...] = ()
+
 
 @dataclass(frozen=True)
 class Embedding:
@@ -89,6 +117,7 @@ PYTHON = LanguageSpec(
     block_comments=(),
     payload_wrappers=(),
     default_unit="    ",
+    import_types=("import_statement", "import_from_statement", "future_import_statement"),
 )
 
 _JS_STRINGS = ("string", "template_string")
@@ -128,6 +157,127 @@ TSX = LanguageSpec(
     wrapper_types=_TS_WRAPPERS,
     prefix_types=_JS_PREFIXES,
     has_components=True,
+)
+
+# --- issue 8: Go, Rust, Java, C#, Kotlin, Scala, Swift ----------------------------------
+# What each field means: docs/ARCHITECTURE.md, "Languages beyond Python and JS/TS".
+
+GO = LanguageSpec(
+    name="Go",
+    grammar="go",
+    query_file="go.scm",
+    extensions=(".go",),
+    string_types=("raw_string_literal", "interpreted_string_literal"),
+    wrapper_types=(),
+    prefix_types=(),
+    payload_wrappers=(),
+    default_unit="\t",  # gofmt
+    body_types=("field_declaration_list", "interface_type"),  # APPEND_TO a struct's fields, an interface's methods
+    import_types=("import_declaration",),
+    package_types=("package_clause",),
+)
+
+RUST = LanguageSpec(
+    name="Rust",
+    grammar="rust",
+    query_file="rust.scm",
+    extensions=(".rs",),
+    string_types=("string_literal", "raw_string_literal"),
+    wrapper_types=(),
+    prefix_types=("attribute_item",),
+    comment_types=("line_comment", "block_comment"),
+    export_types=("visibility_modifier",),
+    decorator_line=r"^#\[",
+    comma_body_types=("enum_variant_list",),
+    export_line=r"^pub\b",
+    payload_wrappers=(("impl __Kopipasta {\n", "\n}\n"),),
+    default_unit="    ",
+    import_types=("use_declaration",),
+)
+
+JAVA = LanguageSpec(
+    name="Java",
+    grammar="java",
+    query_file="java.scm",
+    extensions=(".java",),
+    string_types=("string_literal",),  # text blocks too
+    wrapper_types=(),
+    prefix_types=("marker_annotation", "annotation"),
+    comment_types=("line_comment", "block_comment"),
+    modifier_types=("modifiers",),
+    nested_body_types=("enum_body_declarations",),
+    default_unit="    ",
+    import_types=("import_declaration",),
+    package_types=("package_declaration",),
+    has_overloads=True,
+)
+
+CSHARP = LanguageSpec(
+    name="C#",
+    grammar="csharp",
+    query_file="csharp.scm",
+    extensions=(".cs",),
+    string_types=("string_literal", "verbatim_string_literal", "raw_string_literal", "interpolated_string_expression"),
+    wrapper_types=(),
+    prefix_types=("attribute_list",),
+    decorator_line=r"^\[",
+    comma_body_types=("enum_member_declaration_list",),
+    default_unit="    ",
+    import_types=("using_directive",),
+    has_overloads=True,
+)
+
+KOTLIN = LanguageSpec(
+    name="Kotlin",
+    grammar="kotlin",
+    query_file="kotlin.scm",
+    extensions=(".kt", ".kts"),
+    string_types=("string_literal",),  # `"""…"""` too
+    wrapper_types=(),
+    prefix_types=("annotation",),
+    comment_types=("line_comment", "multiline_comment"),
+    modifier_types=("modifiers",),
+    suffix_types=("getter", "setter"),
+    # tree-sitter-language-pack 0.13: `class A { val x = 1 }` reports (MISSING _automatic_semicolon).
+    quirk_missing=("_automatic_semicolon",),
+    # `@Preview` / `@Composable` / `private fun X()` then another declaration: an annotated expression.
+    misparsed_types=("prefix_expression",),
+    body_types=("class_body", "enum_class_body"),
+    default_unit="    ",
+    import_types=("import_header",),
+    package_types=("package_header",),
+    has_overloads=True,
+)
+
+SCALA = LanguageSpec(
+    name="Scala",
+    grammar="scala",
+    query_file="scala.scm",
+    extensions=(".scala", ".sc"),
+    string_types=("string", "interpolated_string_expression"),
+    wrapper_types=(),
+    prefix_types=("annotation",),
+    comment_types=("comment", "block_comment"),
+    modifier_types=("modifiers",),
+    default_unit="  ",
+    import_types=("import_declaration",),
+    package_types=("package_clause",),
+    has_overloads=True,
+)
+
+SWIFT = LanguageSpec(
+    name="Swift",
+    grammar="swift",
+    query_file="swift.scm",
+    extensions=(".swift",),
+    string_types=("line_string_literal", "multi_line_string_literal", "raw_string_literal"),
+    wrapper_types=(),
+    prefix_types=("attribute",),
+    comment_types=("comment", "multiline_comment"),
+    modifier_types=("modifiers",),
+    default_unit="    ",
+    import_types=("import_declaration",),
+    has_overloads=True,
 )
 
 # --- C family, scripting languages, single-file components (issue 8) -----------------
@@ -256,7 +406,28 @@ SVELTE = LanguageSpec(
     embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
 )
 
-LANGUAGES = (PYTHON, JAVASCRIPT, TYPESCRIPT, TSX, C, CPP, RUBY, PHP, LUA, BASH, VUE, SVELTE)
+LANGUAGES = (
+    PYTHON,
+    JAVASCRIPT,
+    TYPESCRIPT,
+    TSX,
+    # issue 8
+    GO,
+    RUST,
+    JAVA,
+    CSHARP,
+    KOTLIN,
+    SCALA,
+    SWIFT,
+    C,
+    CPP,
+    RUBY,
+    PHP,
+    LUA,
+    BASH,
+    VUE,
+    SVELTE,
+)
 
 
 def language_for_grammar(grammar: str) -> LanguageSpec | None:
@@ -347,6 +518,42 @@ def query_matches(
     if byte_range is not None:
         cursor.set_byte_range(*byte_range)
     return cursor.matches(root)
+
+
+def error_count(spec: LanguageSpec, root: Node) -> int:
+    """ERROR and MISSING nodes under root, the grammar's known quirks left out (0 for a clean tree).
+
+    A MISSING token the grammar hides (Kotlin's automatic semicolon) is not
+    among a node's children; only the tree's S-expression shows it.
+    """
+    if not root.has_error:
+        return 0
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    text = str(root)
+    hidden = text.count("(MISSING ") - sum(text.count(f"(MISSING {quirk})") for quirk in spec.quirk_missing)
+    visible_missing = _visible_missing(root)
+    return count + max(hidden - visible_missing, 0)
+
+
+def _visible_missing(root: Node) -> int:
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing:
+            count += 1
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return count
+
+
+def has_syntax_error(spec: LanguageSpec, root: Node) -> bool:
+    return error_count(spec, root) > 0
 
 
 def first_error(root: Node) -> Node | None:

@@ -51,6 +51,7 @@ class Operation(str, enum.Enum):
     INSERT_BEFORE = "insert_before"
     APPEND_TO = "append_to"
     DELETE_NODE = "delete_node"
+    TEXT_PATCH = "text_patch"  # a diff, search/replace or envelope block (PROTOCOL.md §8)
 
 
 OPERATION_OF_KEY = {
@@ -95,6 +96,9 @@ class Outcome:
     hint: str = ""  # what to do about a failure
     lines_added: int = 0
     lines_removed: int = 0
+    # How the block was read (PROTOCOL.md §7): "whole file", "inferred fragment", "merged elision",
+    # "read by definition" (a TARGET_NODE payload restating more than its target); "" for a directive.
+    reading: str = ""
     failure_kind: str = ""  # for a failure, the error's class (TargetNotFound, SyntaxCheckError, …): the apply log counts them
 
 
@@ -104,7 +108,7 @@ class FileChange:
 
     path: str  # relative to the root, "/"-separated
     before: bytes | None  # None: the reply creates the file
-    after: bytes
+    after: bytes | None  # None: the reply deletes the file (apply --allow-delete)
 
 
 @dataclass(frozen=True)

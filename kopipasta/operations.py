@@ -7,26 +7,21 @@ returns the new data, or raises a PatchError. Nothing here writes to disk.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kopipasta import data as data_formats
-from kopipasta import embedded, hints, insert, wholefile
+from kopipasta import embedded, hints, insert, merge, reading, wholefile
 from kopipasta.check import check_syntax
-from kopipasta.definitions import Definition, list_definitions
-from kopipasta.errors import PayloadError, TargetNotFound, UnsupportedFile
-from kopipasta.imports import (
-    TextEdit,
-    apply_edits,
-    plan_imports,
-    refuse_unmerged_imports,
-    split_imports,
-)
+from kopipasta.definitions import list_definitions
+from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
+from kopipasta.members import placeholder_rows, read_payload, structural
 from kopipasta.model import Operation, Patch
-from kopipasta.placement import check_landed, definitions_in
-from kopipasta.resolve import Target, parse_target, resolve_with_payload
-from kopipasta.splice import replace_definition
-from kopipasta.workspace import Source
+from kopipasta.replace import replace_node
+from kopipasta.resolve import parse_target, resolve_with_payload
+from kopipasta.samename import did_you_mean, same_name
+from kopipasta.workspace import Source, load
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
@@ -39,6 +34,7 @@ class Document:
     source: Source
     spec: LanguageSpec | None
     _tree: Tree | None = field(default=None, repr=False)
+    root: Path | None = None  # the project root, for "did you mean" when a path does not exist
 
     @property
     def tree(self) -> Tree:
@@ -57,19 +53,21 @@ class Edit:
     data: bytes
     tree: Tree | None  # the new data's tree, when the check parsed it
     note: str = ""  # said in the report beside `applied` (a rename, a created file)
+    reading: str = ""  # how a block without a target was read: whole file, inferred fragment, merged elision
 
 
-def open_document(source: Source) -> Document:
-    return Document(source, language_for_path(source.path))
+def open_document(source: Source, root: Path | None = None) -> Document:
+    return Document(source, language_for_path(source.path), root=root)
 
 
 def apply_patch(patch: Patch, document: Document) -> Edit:
     if patch.operation is Operation.WHOLE_FILE:
         return _whole_file(patch, document)
     if not document.source.exists:
+        elsewhere = same_name(document.root, patch.file) if document.root is not None else []
         raise TargetNotFound(
             f"Cannot apply {patch.operation.name} to {patch.file}: the file does not exist",
-            "to create it, send the whole file with FILE and no target",
+            did_you_mean(elsewhere) if elsewhere else "to create it, send the whole file with FILE and no target",
         )
     if patch.operation is Operation.SET_PATH:
         return _set_path(patch, document)
@@ -118,39 +116,20 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     target = parse_target(patch.target, patch.file)
     data = document.source.data
     tree = document.tree
-    definitions = list_definitions(spec, tree)
-    definition, picked_note = resolve_with_payload(target, definitions, patch.file, data, patch.payload)
-    _check_not_elided(spec, patch, target, data[definition.outer_start : definition.end])
-    # Import lines above the definition are merged into the file's imports (PROTOCOL.md §4b).
-    refuse_unmerged_imports(spec, patch.payload, f"TARGET_NODE {target}", patch.file)
-    imports, payload = split_imports(spec, patch.payload)
-    if imports and not payload.strip():
-        raise PayloadError(
-            f"TARGET_NODE {target} in {patch.file} holds only import lines: there is no definition to replace",
-            "send the definition below the imports it needs",
-        )
-    splice = replace_definition(spec, tree, data, definition, payload, document.source.newline)
-    merged = plan_imports(spec, data, tree, imports, document.source.newline) if imports else None
-    import_edits = merged.edits if merged else ()
-    replaced = TextEdit(splice.start, splice.old_end, splice.data[splice.start : splice.new_end])
-    new_data, change = apply_edits(data, [replaced, *import_edits])  # one reparse for both
-    if new_data == data:
-        return Edit(data, tree)
-    # Where the definition landed, after the imports added above it.
-    shift = sum(len(e.text) - (e.end - e.start) for e in import_edits if e.end <= splice.start)
-    start, end = splice.start + shift, splice.new_end + shift
-    new_tree = check_syntax(spec, patch.file, str(target), data, tree, new_data, change)
-    landed = definitions_in(spec, new_tree, start, end)
-    check_landed(
-        landed,
-        definition.container,
-        label=str(target),
-        file=patch.file,
-        what="it",
-        hint=f"send only the {definition.kind} itself, or target `{{container}}` to replace all of it",
+    definition, picked_note = resolve_with_payload(
+        target, list_definitions(spec, tree), patch.file, data, patch.payload, overloads=spec.has_overloads
     )
-    notes = [picked_note, _rename_note(definition, landed), merged.note if merged else ""]
-    return Edit(new_data, new_tree, "; ".join(note for note in notes if note))
+    newline = document.source.newline
+    # A payload that elides, or restates more than its target, is merged as §6 reads a file block.
+    merged = merge.merge_targeted(
+        spec, data, tree, newline, patch.payload, definition, file=patch.file, label=str(target)
+    )
+    if merged is not None:
+        note = "; ".join(n for n in (picked_note, merged.note()) if n)
+        return Edit(merged.data, merged.tree, note, merged.reading)
+    result = replace_node(spec, data, tree, newline, definition, patch.payload, file=patch.file, label=str(target))
+    note = "; ".join(n for n in (picked_note, result.note) if n)
+    return Edit(result.data, result.tree, note)
 
 
 def _add_or_delete(patch: Patch, document: Document) -> Edit:
@@ -174,33 +153,6 @@ def _add_or_delete(patch: Patch, document: Document) -> Edit:
     return Edit(result.data, result.tree, result.note)
 
 
-def _check_not_elided(spec: LanguageSpec, patch: Patch, target: Target, original: bytes) -> None:
-    """A class payload with `# ... existing methods ...` would delete those methods (PROTOCOL.md §6).
-
-    The same placeholders that fail a whole-file block fail a definition; a line
-    the definition already holds (a `# ...` comment of its own) is not one.
-    """
-    found = wholefile.find_placeholder(patch.payload, python=spec.grammar == "python")
-    if found is None:
-        return
-    number, text = found
-    if text in {line.strip() for line in original.decode("utf-8", "replace").splitlines()}:
-        return
-    raise PayloadError(
-        f"TARGET_NODE {target} in {patch.file} elides code at the payload's line {number} ({text}): "
-        "replacing the definition would delete what it leaves out",
-        "send the complete definition, or target just the inner definition that changes",
-    )
-
-
-def _rename_note(old: Definition, landed: list[Definition]) -> str:
-    """Say so when the payload renamed what it replaced (PROTOCOL.md §7)."""
-    same_scope = [d for d in landed if d.scope == old.scope]
-    if not same_scope or any(d.name == old.name for d in same_scope):
-        return ""
-    return f"renamed '{old.qualified_name}' to '{same_scope[0].qualified_name}'"
-
-
 def _set_path(patch: Patch, document: Document) -> Edit:
     assert patch.target is not None
     if data_formats.format_of(patch.file) is None:
@@ -216,21 +168,119 @@ def _set_path(patch: Patch, document: Document) -> Edit:
 
 def _whole_file(patch: Patch, document: Document) -> Edit:
     source = document.source
-    python = document.spec is not None and document.spec.grammar == "python"
+    spec = document.spec
+    python = spec is not None and spec.grammar == "python"
     wholefile.check_not_diff(patch.payload, file=patch.file, info=patch.block.info)
+    if not source.exists:
+        _check_not_elsewhere(patch, document)
+    dropped: tuple[str, ...] = ()
     if source.exists:
         if not patch.payload.strip() and source.data.strip():
             raise PayloadError(
                 f"Whole-file block for {patch.file} is empty: it would erase the file",
                 "to change part of it use TARGET_NODE; delete files yourself",
             )
-        wholefile.check_complete(patch.payload, file=patch.file, python=python)
+        if spec is None:
+            wholefile.check_complete(patch.payload, file=patch.file, python=python)
+            _check_opaque_whole(patch, source)
+        elif spec.embedding is not None:
+            if not embedded.is_component(patch.payload):
+                return _embedded_fragment(patch, document)  # bare script code: merged into the <script>
+            embedded.check_whole_component(spec, patch.file, source.data, patch.payload)
+        else:
+            # A fragment or an elided payload is merged by definition, never written over the file (§6).
+            read = reading.read_code_block(spec, source.data, document.tree, patch.payload)
+            if read.kind != reading.WHOLE:
+                merged = merge.merge_file_block(
+                    spec,
+                    source.data,
+                    document.tree,
+                    source.newline,
+                    patch.payload,
+                    file=patch.file,
+                    elided=read.kind == reading.ELIDED,
+                )
+                return Edit(merged.data, merged.tree, merged.note(), merged.reading)
+            dropped = read.dropped
     final_newline = source.data.endswith(b"\n") if source.exists and source.data else True
     data = wholefile.file_bytes(patch.payload, newline=source.newline, final_newline=final_newline)
     tree = None
-    if document.spec is not None and data != source.data:
+    if spec is not None and data != source.data:
         old_data = source.data if source.exists else b""
-        tree = check_syntax(document.spec, patch.file, "the whole file", old_data, parse(document.spec, old_data), data)
-        if document.spec.embedding is not None:
-            embedded.check_scripts(document.spec, patch.file, old_data, data)  # the <script> too
-    return Edit(data, tree, "" if source.exists else "created")
+        tree = check_syntax(spec, patch.file, "the whole file", old_data, parse(spec, old_data), data)
+        if spec.embedding is not None:
+            embedded.check_scripts(spec, patch.file, old_data, data)  # the <script> too
+    note = "" if source.exists else "created"
+    if dropped:
+        note = "drops " + ", ".join(dropped)
+    return Edit(data, tree, note, "whole file")
+
+
+def _embedded_fragment(patch: Patch, document: Document) -> Edit:
+    """Bare script code sent as a Vue/Svelte file block: a fragment (or elided script) merged into its `<script>`."""
+    assert document.spec is not None
+    reading_kind = ""
+
+    def run(view: Source, spec: LanguageSpec) -> tuple[bytes, str]:
+        nonlocal reading_kind
+        elided = bool(placeholder_rows(spec, patch.payload, view.data))
+        merged = merge.merge_file_block(
+            spec, view.data, parse(spec, view.data), view.newline, patch.payload, file=patch.file, elided=elided
+        )
+        reading_kind = merged.reading
+        return merged.data, merged.note()
+
+    data, note = embedded.apply_in_view(document.spec, document.source, "File block", run)
+    return Edit(data, None, note, reading_kind)
+
+
+def _check_opaque_whole(patch: Patch, source: Source) -> None:
+    """A file kopipasta cannot merge is replaced only by a payload that is clearly all of it."""
+    verdict = reading.opaque_whole(patch.file, source.data.decode("utf-8", "replace"), patch.payload)
+    if not verdict.whole:
+        raise PayloadError(
+            f"File block for {patch.file} looks like part of the file, not all of it ({verdict.detail}): "
+            "writing it would delete the rest",
+            verdict.hint,
+        )
+
+
+def _check_not_elsewhere(patch: Patch, document: Document) -> None:
+    """A fragment of `app/tokens.py` sent as `tokens.py` fails instead of creating a stray file.
+
+    A complete new file is created even when a file of the same name exists
+    elsewhere; a payload that elides code, or restates definitions of that
+    file without being all of it, names it instead.
+    """
+    if document.root is None:
+        return
+    elsewhere = same_name(document.root, patch.file)
+    if not elsewhere:
+        return
+    spec = document.spec
+    for path in elsewhere:
+        try:
+            other = load(document.root, path)
+        except (PatchError, OSError):
+            continue
+        if _part_of(spec, other, patch.payload):
+            raise TargetNotFound(
+                f"File block for {patch.file}: the file does not exist, and the payload is part of {path}",
+                did_you_mean(elsewhere),
+            )
+
+
+def _part_of(spec: LanguageSpec | None, other: Source, payload: str) -> bool:
+    if wholefile.find_placeholder(payload, python=spec is not None and spec.grammar == "python"):
+        return True
+    if spec is not None and spec.embedding is not None:
+        return not embedded.is_component(payload)  # bare script code is part of some component
+    if spec is None:
+        verdict = reading.opaque_whole(other.path, other.data.decode("utf-8", "replace"), payload)
+        return not verdict.whole and "restates 0 " not in verdict.detail and "restates" in verdict.detail
+    tree = parse(spec, other.data)
+    read = reading.read_code_block(spec, other.data, tree, payload)
+    if read.kind == reading.WHOLE:
+        return False
+    theirs = {d.name for d in structural(list_definitions(spec, tree))}
+    return any(d.name in theirs for d in structural(read_payload(spec, payload).definitions))

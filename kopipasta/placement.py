@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from tree_sitter import Tree
 
 # Definitions that hold members: one of these around a member is a wrapper.
-CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait"})
+CONTAINER_KINDS = frozenset(
+    {"class", "interface", "enum", "module", "struct", "impl", "trait", "record", "object", "extension"}
+)
 
 
 def definitions_in(spec: LanguageSpec, tree: Tree, start: int, end: int) -> list[Definition]:

@@ -27,11 +27,25 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 
 from kopipasta import data as data_formats
-from kopipasta.datapath import is_json_file
 from kopipasta.definitions import Definition
 from kopipasta.errors import PatchError, UnsupportedFile
 from kopipasta.inventory import definitions_of, load_existing, target_names
-from kopipasta.languages import JAVASCRIPT, PYTHON, TSX, TYPESCRIPT, LanguageSpec, language_for_path
+from kopipasta.languages import (
+    CSHARP,
+    GO,
+    JAVA,
+    JAVASCRIPT,
+    KOTLIN,
+    PYTHON,
+    RUST,
+    SCALA,
+    SWIFT,
+    TSX,
+    TYPESCRIPT,
+    LanguageSpec,
+    language_for_path,
+)
+from kopipasta.staleness import remember as remember_prompt
 from kopipasta.workspace import Source, normalise
 
 TEMPLATE_NAME = "prompt.j2"
@@ -58,11 +72,24 @@ _INFO_STRINGS = {
     ".tsx": "tsx",
     ".json": "json",
     ".jsonc": "jsonc",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".cs": "csharp",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".scala": "scala",
+    ".sc": "scala",
+    ".swift": "swift",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".toml": "toml",
 }
 
 # Which example teaches the most, per language: lower ranks first, then shorter.
 _PYTHON_RANKS = {"method": 0, "function": 1, "class": 2}
 _SCRIPT_RANKS = {"function": 0, "method": 1, "interface": 2, "type": 2, "class": 3}
+_CODE_RANKS = {"method": 0, "function": 1, "constructor": 2, "struct": 3, "class": 3}
 
 
 class TemplateProblem(PatchError):
@@ -75,13 +102,13 @@ class PromptFile:
     info: str  # the fence's info string: python, tsx, json, … ("" when unknown)
     fence: str  # backticks, longer than any run of backticks in `text`
     text: str  # the contents, "\n" line endings, without a final newline
-    targets: tuple[str, ...]  # `method Cart.total`, or for JSON the top-level key paths
+    targets: tuple[str, ...]  # `method Cart.total`, or for data files the top-level key paths
     kind: str  # "code" (TARGET_NODE), "data" (TARGET_PATH) or "text" (whole file only)
 
 
 @dataclass(frozen=True)
 class Example:
-    language: str  # Python, JavaScript, TypeScript or JSON
+    language: str  # Python, JavaScript, TypeScript, JSON, YAML or TOML
     file: str
     directive: str  # TARGET_NODE or TARGET_PATH
     target: str  # `method Cart.total`, `scripts`
@@ -140,8 +167,67 @@ _GROUPS = (
             "function formatPrice(cents: number): string {\n  return `$${(cents / 100).toFixed(2)}`;\n}",
         ),
     ),
+    # issue 8
+    _Group(
+        "Go",
+        "//",
+        (GO,),
+        _CODE_RANKS,
+        ("go", "server.go", "TARGET_NODE", "method Server.health", 'func (s *Server) health() string {\n\treturn "ok"\n}'),
+    ),
+    _Group(
+        "Rust",
+        "//",
+        (RUST,),
+        _CODE_RANKS,
+        ("rust", "src/point.rs", "TARGET_NODE", "method Point.norm", "fn norm(&self) -> f64 {\n    self.x.hypot(self.y)\n}"),
+    ),
+    _Group(
+        "Java",
+        "//",
+        (JAVA,),
+        _CODE_RANKS,
+        ("java", "src/main/java/app/Greeter.java", "TARGET_NODE", "method Greeter.greet",
+         'public String greet(String name) {\n    return "Hello, " + name;\n}'),
+    ),
+    _Group(
+        "C#",
+        "//",
+        (CSHARP,),
+        _CODE_RANKS,
+        ("csharp", "Greeter.cs", "TARGET_NODE", "method Greeter.Greet",
+         'public string Greet(string name)\n{\n    return $"Hello, {name}";\n}'),
+    ),
+    _Group(
+        "Kotlin",
+        "//",
+        (KOTLIN,),
+        _CODE_RANKS,
+        ("kotlin", "Greeter.kt", "TARGET_NODE", "method Greeter.greet", 'fun greet(name: String): String = "Hello, $name"'),
+    ),
+    _Group(
+        "Scala",
+        "//",
+        (SCALA,),
+        _CODE_RANKS,
+        ("scala", "Greeter.scala", "TARGET_NODE", "method Greeter.greet", 'def greet(name: String): String = s"Hello, $name"'),
+    ),
+    _Group(
+        "Swift",
+        "//",
+        (SWIFT,),
+        _CODE_RANKS,
+        ("swift", "Greeter.swift", "TARGET_NODE", "method Greeter.greet",
+         'func greet(_ name: String) -> String {\n    "Hello, \\(name)"\n}'),
+    ),
 )
 _JSON_GENERIC = ("json", "package.json", "TARGET_PATH", "scripts", '{\n  "test": "vitest run"\n}')
+# The data formats' stand-in examples, with the comment their directives take.
+_DATA_GENERIC = {
+    "JSON": ("//", _JSON_GENERIC),
+    "YAML": ("#", ("yaml", "docker-compose.yml", "TARGET_PATH", "services.web.ports", '- "8080:80"')),
+    "TOML": ("#", ("toml", "pyproject.toml", "TARGET_PATH", "tool.ruff.line-length", "100")),
+}
 
 
 def render_prompt(
@@ -154,6 +240,7 @@ def render_prompt(
     """
     sources = _load_all(files, root)
     inventories = [_inventory(source) for source in sources]
+    remember_prompt(root, inventories)  # what the model was shown, for stale targets (issue 11)
     prompt_files = [_prompt_file(source, definitions) for source, definitions in inventories]
     examples = _examples(inventories, root, task)
     context: dict[str, object] = {"task": task.strip(), "files": prompt_files, "examples": examples}
@@ -249,8 +336,9 @@ def _examples(inventories: list[_Inventory], root: Path, task: str = "") -> list
 
 
 def _language_of(path: str) -> str | None:
-    if is_json_file(path):
-        return "JSON"
+    data_format = data_formats.format_of(path)
+    if data_format is not None:
+        return data_format
     spec = language_for_path(path)
     return next((g.language for g in _GROUPS if spec in g.specs), None)
 
@@ -304,12 +392,12 @@ def _rank(language: str, source: Source, definition: Definition) -> tuple[int, b
     lines = definition.end_line - definition.line + 1
     if lines > MAX_EXAMPLE_LINES:
         return None
-    if language == "JSON":
-        payload = _json_value_text(source.data, definition)
+    if language in _DATA_GENERIC:
+        payload = _data_value_text(language, source, definition)
         if payload is None:
             return None
         # Small objects and arrays show the most; scalars after them.
-        return (0 if payload[:1] in "{[" else 1, False, lines)
+        return (0 if payload[:1] in "{[" or "\n" in payload else 1, False, lines)
     group = _group(language)
     if group is None:
         return None
@@ -319,9 +407,10 @@ def _rank(language: str, source: Source, definition: Definition) -> tuple[int, b
 def _forms(language: str, source: Source, definition: Definition, name: str) -> list[Example]:
     """The example for a definition, in the forms to try, preferred first."""
     data = source.data
-    if language == "JSON":
-        payload = _json_value_text(data, definition)
-        return [] if payload is None else [_example("//", source.path, "TARGET_PATH", name, payload)]
+    if language in _DATA_GENERIC:
+        payload = _data_value_text(language, source, definition)
+        comment = _DATA_GENERIC[language][0]
+        return [] if payload is None else [_example(comment, source.path, "TARGET_PATH", name, payload)]
     group = _group(language)
     assert group is not None
     start = _restated_start(definition)
@@ -338,6 +427,12 @@ def _forms(language: str, source: Source, definition: Definition, name: str) -> 
 
 def _to_margin(payload: str, indent: str) -> str:
     return "\n".join(line.removeprefix(indent) for line in payload.split("\n"))
+
+
+def _data_value_text(language: str, source: Source, definition: Definition) -> str | None:
+    if language == "JSON":
+        return _json_value_text(source.data, definition)
+    return data_formats.value_text(source.data, source.path, definition.start)
 
 
 def _json_value_text(data: bytes, pair: Definition) -> str | None:
@@ -368,8 +463,9 @@ def _example(comment: str, file: str, directive: str, target: str, payload: str)
 
 def _generic_example(language: str) -> Example:
     group = _group(language)
-    comment = group.comment if group is not None else "//"
-    info, file, directive, target, payload = group.generic if group is not None else _JSON_GENERIC
+    comment, generic = (group.comment, group.generic) if group is not None else _DATA_GENERIC.get(
+        language, _DATA_GENERIC["JSON"])
+    info, file, directive, target, payload = generic
     fence = fence_for(payload)
     block = f"{fence}{info}\n{comment} FILE: {file}\n{comment} {directive}: {target}\n{payload}\n{fence}"
     return Example(language, file, directive, target, block, real=False)

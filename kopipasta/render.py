@@ -10,30 +10,32 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kopipasta.indent import Unit, reindent
-from kopipasta.languages import LanguageSpec, nodes_of_types, parse
+from kopipasta.languages import LanguageSpec, has_syntax_error, nodes_of_types, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
+
 def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
     """The payload's parse tree, and how many wrapper lines stand before its first line.
 
-    Class members do not parse at the top level (JS/TS, C++, PHP), nor does PHP
+    Class members do not parse at the top level (JS/TS, Java, C++, PHP …), nor does PHP
     without `<?php`: the language's wrappers are tried in turn.
     """
     first: tuple[Tree, int] | None = None
     if spec.payload_parses_alone:
         tree = parse(spec, payload.encode("utf-8"))
-        if not tree.root_node.has_error:
+        if not has_syntax_error(spec, tree.root_node):
             return tree, 0
         first = (tree, 0)
     for opening, closing in spec.payload_wrappers:
         wrapped = parse(spec, (opening + payload + closing).encode("utf-8"))
         offset = opening.count("\n")
-        if not wrapped.root_node.has_error:
+        if not has_syntax_error(spec, wrapped.root_node):
             return wrapped, offset
         first = first or (wrapped, offset)
-    assert first is not None, "a language parses its payload alone or has a wrapper"
+    if first is None:  # a language with no wrapper must parse its payload alone
+        first = (parse(spec, payload.encode("utf-8")), 0)
     return first
 
 

@@ -66,6 +66,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "hint": outcome.hint,
         "lines_added": outcome.lines_added,
         "lines_removed": outcome.lines_removed,
+        "reading": outcome.reading or None,
     }
 
 
@@ -91,9 +92,10 @@ def report_json(
 
 def unified_diff(change: FileChange) -> list[str]:
     before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    after = change.after.decode("utf-8", "replace").splitlines(keepends=True)
+    after = (change.after or b"").decode("utf-8", "replace").splitlines(keepends=True)
     label_before = f"a/{change.path}" if change.before is not None else "/dev/null"
-    lines = difflib.unified_diff(before, after, label_before, f"b/{change.path}")
+    label_after = f"b/{change.path}" if change.after is not None else "/dev/null"
+    lines = difflib.unified_diff(before, after, label_before, label_after)
     out = []
     for line in lines:
         text = line.rstrip("\r\n")
@@ -190,7 +192,8 @@ def _print_table(console: Console, header: tuple[str, ...], rows: list[tuple[str
     for column in header:
         table.add_column(column, overflow="fold")
     for row, style in zip(rows, styles, strict=True):
-        table.add_row(*row[:3], Text(row[3], style=style), row[4])
+        # Every cell a Text: a path like `[/]x.py` is the user's, not rich markup.
+        table.add_row(*(Text(cell) for cell in row[:3]), Text(row[3], style=style), Text(row[4]))
     console.print(table)
 
 
@@ -209,11 +212,15 @@ def _target_label(outcome: Outcome) -> str:
     if outcome.operation is None:
         return ""
     if outcome.target is None:
-        return "whole file"
+        # A failed file block was not read as anything yet: it may have been a fragment.
+        return outcome.reading or ("file block" if outcome.status is Status.FAILED else "whole file")
     if outcome.operation is Operation.REPLACE_NODE:
-        return outcome.target
-    key = DIRECTIVE_OF_OPERATION.get(outcome.operation, outcome.operation.name)
-    return f"{key} {outcome.target}"
+        label = outcome.target
+    elif outcome.operation is Operation.TEXT_PATCH:
+        return outcome.target  # how the block was read: diff, search/replace, envelope
+    else:
+        label = f"{DIRECTIVE_OF_OPERATION.get(outcome.operation, outcome.operation.name)} {outcome.target}"
+    return f"{label} ({outcome.reading})" if outcome.reading else label
 
 
 def print_diff(console: Console, change: FileChange) -> None:

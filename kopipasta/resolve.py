@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kopipasta.definitions import Definition
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
+from kopipasta.overloads import pick_by_parameters
 from kopipasta.shape import distinct_shapes, pick_by_shape
 
 KINDS = (
@@ -29,6 +30,12 @@ KINDS = (
     "module",
     "variable",
     "component",
+    # issue 8 (docs/ARCHITECTURE.md, "Languages beyond Python and JS/TS")
+    "record",
+    "constructor",
+    "object",
+    "extension",
+    "macro",
 )
 
 # What models write for a kind, mapped to the protocol's word for it.
@@ -51,6 +58,24 @@ KIND_ALIASES = {
     "type alias": "type",
     "protocol": "interface",
     "react component": "component",
+    "fun": "function",
+    "suspend fun": "function",
+    "val": "variable",
+    "static": "variable",
+    "ctor": "constructor",
+    "init": "constructor",
+    "data class": "class",
+    "case class": "class",
+    "sealed class": "class",
+    "enum class": "enum",
+    "record class": "record",
+    "mod": "module",
+    "package": "module",
+    "typealias": "type",
+    "macro_rules": "macro",
+    "macro_rules!": "macro",
+    "companion object": "object",
+    "actor": "class",
 }
 
 _KIND_MODIFIERS = frozenset(
@@ -58,6 +83,9 @@ _KIND_MODIFIERS = frozenset(
      "final", "virtual", "inline", "override", "pub", "instance", "class", "singleton"}
 )
 _NATIVE_QUALIFIER = re.compile(r"::|(?<=\w)[#:](?=[A-Za-z_])")
+# `func (s *Server) ServeHTTP`: a Go method written with its receiver.
+_GO_RECEIVER = re.compile(r"^\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s+(\S+)$")
+
 _TARGET = re.compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 
 
@@ -78,7 +106,7 @@ class Target:
 
 def parse_target(text: str, file: str) -> Target:
     """Read `[kind] name[#n]`, accepting the usual spellings of each kind."""
-    cleaned = text.strip().strip("`'\"").strip()
+    cleaned = _plain_name(text.strip().strip("`'\"").strip())
     match = _TARGET.match(cleaned)
     if not match:
         raise PayloadError(
@@ -116,6 +144,31 @@ def parse_target(text: str, file: str) -> Target:
     return Target(kind=kind, parts=parts, ordinal=ordinal)
 
 
+def _plain_name(text: str) -> str:
+    """`Parser::parse` and `func (s *Server) ServeHTTP` in the protocol's dotted form."""
+    kind, _, rest = text.partition(" ")
+    receiver = _GO_RECEIVER.match(rest.strip()) if kind in ("func", "method", "function") else None
+    if receiver is None:
+        receiver = _GO_RECEIVER.match(text)
+        kind = ""
+    if receiver is not None:
+        text = f"{kind} {receiver.group(1)}.{receiver.group(2)}".strip()
+    return text.replace("::", ".")
+
+
+def _module_parts(definitions: list[Definition]) -> set[tuple[str, ...]]:
+    return {_qualified_parts(d) for d in definitions if d.kind == "module"}
+
+
+def _relative_parts(definition: Definition, modules: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """The qualified name without the namespaces it stands in."""
+    parts = _qualified_parts(definition)
+    for length in range(len(parts) - 1, 0, -1):
+        if parts[:length] in modules:
+            return parts[length:]
+    return parts
+
+
 def _qualified_parts(definition: Definition) -> tuple[str, ...]:
     # A TypeScript `namespace A.B` is one definition named "A.B": split it like the target.
     return tuple(".".join((*definition.scope, definition.name)).split("."))
@@ -132,8 +185,18 @@ def resolve(target: Target, definitions: list[Definition], file: str) -> Definit
             return resolve(bare, definitions, file)
     if not named:
         raise _not_found(target, definitions, file)
+    # A kind written fits its own kind first: `class UserService` is the class, not the Scala
+    # companion `object UserService` that also fits `class`.
+    own_kind = [d for d in named if d.kind == target.kind]
+    if own_kind and len({d.qualified_name for d in own_kind}) == len({d.qualified_name for d in named}):
+        named = own_kind
     exact = [d for d in named if _qualified_parts(d) == target.parts]
     if exact:
+        return _pick_ordinal(target, exact, file)
+    # Namespaces and modules around everything (C# `namespace Shop.Api`) need not be written.
+    within = _module_parts(definitions)
+    exact = [d for d in named if _relative_parts(d, within) == target.parts]
+    if exact and len({d.qualified_name for d in exact}) == 1:
         return _pick_ordinal(target, exact, file)
     if len({d.qualified_name for d in named}) == 1:
         return _pick_ordinal(target, named, file)
@@ -141,7 +204,7 @@ def resolve(target: Target, definitions: list[Definition], file: str) -> Definit
 
 
 def resolve_with_payload(
-    target: Target, definitions: list[Definition], file: str, data: bytes, payload: str
+    target: Target, definitions: list[Definition], file: str, data: bytes, payload: str, *, overloads: bool = False
 ) -> tuple[Definition, str]:
     """`resolve`, but a name that several definitions share may be settled by the payload's shape.
 
@@ -161,6 +224,8 @@ def resolve_with_payload(
         if len({d.qualified_name for d in candidates}) != 1:
             raise
         picked = pick_by_shape(candidates, data, payload)
+        if picked is None and overloads:  # the language has overloads: their parameters tell them apart
+            picked = pick_by_parameters(candidates, data, payload)
         if picked is None:
             shapes = distinct_shapes(candidates, data)
             if shapes:
@@ -173,13 +238,21 @@ def resolve_with_payload(
 
 def _pick_ordinal(target: Target, same_name: list[Definition], file: str) -> Definition:
     if target.ordinal is None:
-        if len(same_name) == 1:
-            return same_name[0]
-        lines = ", ".join(f"#{i} at line {d.line}" for i, d in enumerate(same_name, 1))
+        primary = [d for d in same_name if not d.secondary]
+        if len(same_name) == 1 or len(primary) == 1:
+            return same_name[0] if len(same_name) == 1 else primary[0]
+        qualified = same_name[0].qualified_name
+        kinds = list(dict.fromkeys(d.kind for d in same_name))
+        if len(kinds) > 1:
+            listed = ", ".join(f"#{i} {d.kind} at line {d.line}" for i, d in enumerate(same_name, 1))
+            hint = " or ".join(f"`{kind} {qualified}`" for kind in kinds) + f", or pick one as '{qualified}#2'"
+        else:
+            listed = ", ".join(f"#{i} at line {d.line}" for i, d in enumerate(same_name, 1))
+            hint = f"pick one as '{qualified}#2'"
         raise AmbiguousTarget(
             f"Node '{target.name}' is ambiguous in {file}: {len(same_name)} definitions named "
-            f"'{same_name[0].qualified_name}' ({lines})",
-            f"pick one as '{same_name[0].qualified_name}#2'",
+            f"'{qualified}' ({listed})",
+            hint,
         )
     if not 1 <= target.ordinal <= len(same_name):
         raise TargetNotFound(
@@ -212,12 +285,16 @@ def _not_found(target: Target, definitions: list[Definition], file: str) -> Targ
     # Names as the target writes them: `Inventory.erase` is compared with `Inventory.remove`,
     # not only with `shop.Inventory.remove` and `remove`.
     depth = len(target.parts)
+    within = _module_parts(definitions)
+    relative = {".".join(_relative_parts(d, within)) for d in definitions}
     names = sorted(
         {d.qualified_name for d in definitions}
         | {d.name for d in definitions}
+        | relative
         | {".".join(_qualified_parts(d)[-depth:]) for d in definitions}
     )
-    close = _closest(target.name, names)
+    same_letters = [n for n in names if n.lower() == target.name.lower()]
+    close = same_letters or _closest(target.name, names)
     hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else ""
     if not hint and not definitions:
         hint = "the file has no definitions to target"

@@ -19,8 +19,8 @@ from kopipasta.render import payload_tree, render_lines, value_rows
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
-# A payload's first code line that restates the wrapper: an export (decorators: LanguageSpec.decorator_line).
-_EXPORT_LINE = re.compile(r"^export\b")
+# A payload's first code line that restates the wrapper: a decorator or annotation, or an export
+# (LanguageSpec.decorator_line and export_line say how each language writes them).
 _DECLARE_LINE = re.compile(r"^declare\b")
 
 
@@ -79,7 +79,7 @@ def _code_start(spec: LanguageSpec, definition: Definition, body: list[str]) -> 
         return definition.outer_start
     if re.match(spec.decorator_line, first_code):
         return wrapper_start
-    if _EXPORT_LINE.match(first_code):
+    if re.match(spec.export_line, first_code):
         return definition.export_start if definition.export_start is not None else wrapper_start
     if _DECLARE_LINE.match(first_code) and definition.declare_start is not None:
         return definition.declare_start

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Iterator
 
 from kopipasta.errors import PayloadError
 from kopipasta.hints import targeted_block
@@ -63,6 +64,11 @@ def _python_stub_bodies(payload: str) -> set[int]:
 
 def find_placeholder(payload: str, *, python: bool) -> tuple[int, str] | None:
     """The first line (1-based, with its text) that stands for elided code, or None."""
+    return next(iter_placeholders(payload, python=python), None)
+
+
+def iter_placeholders(payload: str, *, python: bool) -> Iterator[tuple[int, str]]:
+    """Every line (1-based, with its text) that stands for elided code, in order."""
     stub_bodies: set[int] | None = None  # parsed only when a bare `...` needs judging
     previous_code = ""
     for number, line in enumerate(payload.split("\n"), 1):
@@ -76,18 +82,19 @@ def find_placeholder(payload: str, *, python: bool) -> tuple[int, str] | None:
                 stub_bodies = _python_stub_bodies(payload)
             stub = stripped in ("...", "…") and (previous_code.endswith(":") or number in (stub_bodies or ()))
             if not (python and stub):
-                return number, stripped
+                yield number, stripped
+                continue
         comment = _COMMENT_LINE.match(line)
         if comment:
             text = comment.group("text").strip(" */-#>")
             if _ONLY_ELLIPSIS.match(text) or _ELIDED_PHRASE.search(text):
-                return number, stripped
+                yield number, stripped
+                continue
             ellipsis_at_edge = re.match(rf"^{_ELLIPSIS}", text) or re.search(rf"{_ELLIPSIS}$", text)
             if ellipsis_at_edge and _ELIDED_WORDS.search(text):
-                return number, stripped
+                yield number, stripped
             continue
         previous_code = stripped
-    return None
 
 
 # A unified diff: `--- a/x` then `+++ b/x`, or a hunk header.

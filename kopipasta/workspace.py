@@ -1,38 +1,58 @@
 """The project on disk: paths confined to the root, reading files, atomic writes.
 
-This module and `journal` are the only ones that touch the file system.
-Nothing outside the root is ever read for patching or written (PROTOCOL.md §3).
+This module, `journal` and `kopipasta.disk` are the only ones that touch the
+file system. Nothing outside the root is ever read for patching or written
+(PROTOCOL.md §3): a path is checked as text (`normalise`), then resolved to
+its real file inside the root (`resolve_real`, so two names of one file are one
+document), then read and written component by component from a descriptor of
+the root without following symlinks (`kopipasta.disk.beneath`).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from kopipasta.disk import beneath, limits
 from kopipasta.errors import ConfinementError, UnsupportedFile
 
 BOM = b"\xef\xbb\xbf"
 # Folders a reply may never write into: git's internals and our own journal.
+# Compared case-insensitively: on a case-insensitive disk `.GIT` is `.git`.
 _FORBIDDEN_DIRS = (".git", ".kopipasta")
+# Unicode categories that cannot be seen in a path: controls (NUL among them),
+# format characters (zero-width, bidi marks), separators other than the space.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Zl", "Zp", "Zs"})
 
 
 @dataclass(frozen=True)
 class Source:
     """A file's text as the pipeline sees it, and how to put it back as bytes."""
 
-    path: str  # relative to the root, "/"-separated, normalised
-    data: bytes  # UTF-8 text without the BOM, line endings as on disk
+    path: str  # relative to the root, "/"-separated, normalised (the real file, not a link)
+    data: bytes  # UTF-8 text without the BOM, line endings as on disk ("\n" for a CR-only file)
     bom: bool
-    newline: str  # "\r\n" when the file's first line ends so, else "\n"
+    newline: str  # "\r\n" when the file's first line ends so, "\r" for a CR-only file, else "\n"
     exists: bool
+    readonly: bool = False  # no write permission bit set on the file
 
     def with_data(self, data: bytes) -> Source:
-        return Source(self.path, data, self.bom, self.newline, True)
+        return Source(self.path, data, self.bom, self.newline, True, self.readonly)
 
     def to_bytes(self) -> bytes:
-        return (BOM if self.bom else b"") + self.data
+        data = self.data.replace(b"\n", b"\r") if self.newline == "\r" else self.data
+        return (BOM if self.bom else b"") + data
+
+
+def _invisible(text: str) -> str | None:
+    for char in text:
+        if char != " " and unicodedata.category(char) in _INVISIBLE_CATEGORIES:
+            return f"U+{ord(char):04X}"
+    return None
 
 
 def normalise(relative: str) -> str:
@@ -40,6 +60,12 @@ def normalise(relative: str) -> str:
     raw = relative.strip().replace("\\", "/")
     if not raw:
         raise ConfinementError("Empty file path", "write the path relative to the project root")
+    invisible = _invisible(raw)
+    if invisible is not None:
+        raise ConfinementError(
+            f"Refusing path {relative!r}: it holds an invisible character ({invisible})",
+            "write the path with visible characters only",
+        )
     if raw.startswith("/") or raw.startswith("~") or (len(raw) > 1 and raw[1] == ":"):
         raise ConfinementError(
             f"Refusing absolute path {relative}: paths must be relative to the project root",
@@ -60,53 +86,102 @@ def normalise(relative: str) -> str:
         parts.append(part)
     if not parts:
         raise ConfinementError(f"Refusing path {relative}: it names the project root itself")
-    if any(part in _FORBIDDEN_DIRS for part in parts[:-1]) or parts[-1] in _FORBIDDEN_DIRS:
+    if any(part != part.strip() for part in parts):
+        # Invisible in a listing, and `normalise` strips the whole path's ends: refuse.
+        raise ConfinementError(
+            f"Refusing path {relative!r}: a name in it starts or ends with a space",
+            "write the path without those spaces",
+        )
+    first = parts[0]
+    if first.startswith("~") or (len(first) > 1 and first[1] == ":"):
+        # `x/../~` is `~` once collapsed: refused like the path written so, so that
+        # normalising is idempotent (undo re-checks recorded paths with it).
+        raise ConfinementError(
+            f"Refusing absolute path {relative}: paths must be relative to the project root",
+            "write it relative to the root, e.g. src/app.py",
+        )
+    if _forbidden(parts):
         raise ConfinementError(f"Refusing path {relative}: files under .git/ and .kopipasta/ are not patched")
     return "/".join(parts)
 
 
-def confine(root: Path, relative: str) -> Path:
-    """The real path of `relative` under `root`; refuses anything that leaves it."""
+def _forbidden(parts: list[str] | tuple[str, ...]) -> bool:
+    return any(part.lower() in _FORBIDDEN_DIRS for part in parts)
+
+
+def resolve_real(root: Path, relative: str) -> str:
+    """The real path of `relative` inside the root, relative to it; refuses one that leaves it.
+
+    Symlinks inside the root are followed here, once, so `alias.py -> app.py`
+    names the document `app.py`; the write later follows none.
+    """
     normal = normalise(relative)
-    real_root = root.resolve()
-    resolved = (real_root / normal).resolve()
-    if resolved != real_root and real_root not in resolved.parents:
+    real_root = os.path.realpath(root)
+    resolved = os.path.realpath(os.path.join(real_root, normal))
+    if resolved == real_root or not resolved.startswith(real_root.rstrip("/") + "/"):
         raise ConfinementError(
             f"Refusing path {relative}: it goes through a symlink that leaves the project root"
         )
-    inside = resolved.relative_to(real_root).parts
-    if any(part in _FORBIDDEN_DIRS for part in inside):
+    inside = resolved[len(real_root.rstrip("/")) + 1 :]
+    if _forbidden(inside.split("/")):
         raise ConfinementError(f"Refusing path {relative}: it resolves into .git/ or .kopipasta/")
-    return resolved
+    return inside
+
+
+def confine(root: Path, relative: str) -> Path:
+    """The real path of `relative` under `root`; refuses anything that leaves it."""
+    return Path(os.path.realpath(root)) / resolve_real(root, relative)
 
 
 def load(root: Path, relative: str) -> Source:
     """Read a file under the root, or an empty Source for one the reply will create."""
-    path = confine(root, relative)
-    normal = normalise(relative)
-    if not path.exists():
-        return Source(normal, b"", False, "\n", False)
-    if not path.is_file():
-        raise UnsupportedFile(f"Cannot patch {relative}: it is not a regular file")
-    raw = path.read_bytes()
+    real = resolve_real(root, relative)
+    with beneath.root_descriptor(root) as root_fd:
+        try:
+            found = beneath.read_file(root_fd, real)
+        except OSError as error:
+            if error.strerror == "not a regular file":
+                raise UnsupportedFile(f"Cannot patch {relative}: it is not a regular file") from None
+            raise
+    if found is None:
+        return Source(real, b"", False, "\n", False)
+    raw, info = found
+    limits.check_file(relative, len(raw))
+    return source_from_bytes(real, raw, readonly=_readonly(info), shown_as=relative)
+
+
+def source_from_bytes(path: str, raw: bytes, *, readonly: bool = False, shown_as: str = "") -> Source:
+    """A file's bytes as the pipeline sees them: BOM off, new-line style noted, UTF-8 checked."""
     bom = raw.startswith(BOM)
     data = raw[len(BOM) :] if bom else raw
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise UnsupportedFile(
-            f"Cannot patch {relative}: it is not UTF-8 text (byte {error.start})"
+            f"Cannot patch {shown_as or path}: it is not UTF-8 text (byte {error.start})"
         ) from None
     first_newline = data.find(b"\n")
+    if first_newline < 0 and b"\r" in data:
+        # A CR-only file (classic Mac): the pipeline sees "\n", the disk gets "\r" back.
+        return Source(path, data.replace(b"\r", b"\n"), bom, "\r", True, readonly)
     newline = "\r\n" if first_newline > 0 and data[first_newline - 1 : first_newline] == b"\r" else "\n"
-    return Source(normal, data, bom, newline, True)
+    return Source(path, data, bom, newline, True, readonly)
+
+
+def _readonly(info: os.stat_result) -> bool:
+    return not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+
+
+def remove_file(path: Path) -> None:
+    """Delete a file a reply deletes (only under `apply --allow-delete`); gone already is fine."""
+    path.unlink(missing_ok=True)
 
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write through a temporary file in the same folder, then rename over the original.
 
-    A crash leaves the old file or the new one, never a mix. The original's
-    permission bits are kept; a new file gets the usual ones for the umask.
+    Kept for callers outside the apply path; the apply and undo write through
+    `kopipasta.disk.transaction`, which is confined at the moment of writing.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -120,11 +195,16 @@ def write_atomic(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         if mode is None:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
+            mode = new_file_mode()
         os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def new_file_mode() -> int:
+    """The permission bits a new file gets under the current umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

@@ -78,12 +78,12 @@ def test_syntax_error_names_the_interpreters_line(tmp_path: Path) -> None:
 CLASS = "class Repo:\n    def __init__(self):\n        self.items = {}\n\n    def get(self, key):\n        return self.items[key]\n"
 
 
-def test_class_payload_with_placeholder_fails(tmp_path: Path) -> None:
+def test_class_payload_with_placeholder_merges_and_keeps_the_rest(tmp_path: Path) -> None:
+    # PROTOCOL.md §6.3: the elided class is merged member by member; `get` stays as it was.
     payload = "class Repo:\n    def __init__(self):\n        self.items = {}\n        self.log = []\n\n    # ... rest of the class ...\n"
-    status, message, after = apply_one(tmp_path, CLASS, "class Repo", payload)
-    assert status is Status.FAILED
-    assert message.startswith("TARGET_NODE class Repo in m.py elides code at the payload's line 6")
-    assert after == CLASS
+    status, _, after = apply_one(tmp_path, CLASS, "class Repo", payload)
+    assert status is Status.APPLIED
+    assert after == CLASS.replace("self.items = {}\n", "self.items = {}\n        self.log = []\n")
 
 
 def test_placeholder_like_comment_the_definition_already_has_is_kept(tmp_path: Path) -> None:
@@ -94,12 +94,12 @@ def test_placeholder_like_comment_the_definition_already_has_is_kept(tmp_path: P
     assert after == payload
 
 
-def test_method_wrapped_in_its_class_fails(tmp_path: Path) -> None:
+def test_method_sent_inside_its_class_replaces_only_the_method(tmp_path: Path) -> None:
+    # The class around the method restates more than the target: read by definition (§4 + §6).
     payload = "class Repo:\n    def get(self, key):\n        return self.items.get(key)\n"
-    status, message, after = apply_one(tmp_path, CLASS, "method Repo.get", payload)
-    assert status is Status.FAILED
-    assert "wraps it in `class Repo`" in message
-    assert after == CLASS
+    status, _, after = apply_one(tmp_path, CLASS, "method Repo.get", payload)
+    assert status is Status.APPLIED
+    assert after == CLASS.replace("return self.items[key]", "return self.items.get(key)")
 
 
 def test_method_renamed_is_applied_with_a_note(tmp_path: Path) -> None:

@@ -10,8 +10,9 @@ are set. Each case checks, with code of its own (not the implementation's):
   document's node graph with the node swapped, so aliases follow as YAML means; TOML: the
   old dict with the key set);
 - the bytes outside the value are kept: the changed region of the old text lies within the
-  value's own span as PyYAML's marks give it (YAML), or touches no comment line and no
-  [header] line (TOML); a new key only inserts, right after its mapping;
+  value's own span as PyYAML's marks give it (YAML), or keeps every comment line and
+  [header] line (TOML; a table's own body comments go with the body it is given); a new
+  key only inserts, right after its mapping;
 - a refusal is one of the few explicit ones (a path through an alias; a block payload for
   a value inside a flow collection, which cannot hold one; a value replaced without the
   anchor it held, that an alias further down uses; an anchored mapping that a `<<:` merge
@@ -306,7 +307,9 @@ def _toml_case(rng: random.Random, text: str, file: str) -> str:
     line_from = text.rfind("\n", 0, start) + 1
     line_to = text.find("\n", end_old)
     touched = text[line_from:len(text) if line_to < 0 else line_to]
-    kept = [line for line in touched.split("\n") if line.strip().startswith(("#", "["))]
+    # A table's comments inside its body go with the body it is given; all others stay.
+    markers = ("[",) if isinstance(old, dict) else ("#", "[")
+    kept = [line for line in touched.split("\n") if line.strip().startswith(markers)]
     for line in kept:  # a comment or header line in the changed lines is still there, in place
         assert line in result, (path, payload, line, result)
     assert text[:start] == result[:start] and text[end_old:] == result[len(result) - (len(text) - end_old):]

@@ -20,21 +20,35 @@ import pytest
 from kopipasta.definitions import list_definitions
 from kopipasta.embedded import code_view
 from kopipasta.engine import apply_reply
-from kopipasta.languages import LanguageSpec, language_for_path, parse
+from kopipasta.languages import LanguageSpec, has_syntax_error, language_for_path, parse
 from kopipasta.model import Status
 from kopipasta.render import string_lines
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+# Realistic multi-definition files of the languages whose fixtures share a few projects.
+SAMPLES = Path(__file__).resolve().parent / "identity_samples"
 # Files written to exercise each grammar's corners, beside the fixtures' realistic projects.
 CORPUS = Path(__file__).resolve().parent / "identity_corpus"
-SOURCES = sorted(
-    p
-    for p in [*FIXTURES.glob("*/before/**/*"), *CORPUS.glob("*")]
-    if p.is_file() and not p.is_symlink() and language_for_path(p.name) is not None
+
+
+def _distinct(paths: list[Path]) -> list[Path]:
+    """One path per distinct file: fixtures share their projects, and a copy adds no case."""
+    seen: dict[tuple[str, bytes], Path] = {}
+    for path in sorted(paths):
+        seen.setdefault((path.suffix, path.read_bytes()), path)
+    return sorted(seen.values())
+
+
+SOURCES = _distinct(
+    [
+        p
+        for p in [*FIXTURES.glob("*/before/**/*"), *SAMPLES.iterdir(), *CORPUS.iterdir()]
+        if p.is_file() and not p.is_symlink() and language_for_path(p.name) is not None
+    ]
 )
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=[p.relative_to(p.parents[2]).as_posix() for p in SOURCES])
+@pytest.mark.parametrize("source", SOURCES, ids=[str(p.relative_to(FIXTURES.parent)) for p in SOURCES])
 def test_restating_each_definition_changes_nothing(source: Path, tmp_path: Path) -> None:
     spec = language_for_path(source.name)
     assert spec is not None
@@ -47,7 +61,7 @@ def test_restating_each_definition_changes_nothing(source: Path, tmp_path: Path)
         assert view is not None, "the component has a <script>"
         spec, data = view.spec, view.data
     tree = parse(spec, data)
-    if tree.root_node.has_error:
+    if has_syntax_error(spec, tree.root_node):
         pytest.skip("the fixture file is deliberately broken")
     shutil.copy(source, tmp_path / source.name)
     definitions = list_definitions(spec, tree)
@@ -57,6 +71,8 @@ def test_restating_each_definition_changes_nothing(source: Path, tmp_path: Path)
             continue  # an overload run
         target = definition.qualified_name + (f"#{same.index(definition) + 1}" if len(same) > 1 else "")
         line_start = data.rfind(b"\n", 0, definition.start) + 1
+        if b"{" in data[line_start : definition.start]:
+            line_start = definition.start  # a member on its class's line: `class A { val x = 1 }`
         as_written = data[line_start : definition.end].decode("utf-8").replace("\r\n", "\n")
         for payload in (as_written, at_column_0(spec, as_written)):
             fence = "`" * max(4, max((len(run) for run in payload.split("\n") if set(run) == {"`"}), default=0) + 1)

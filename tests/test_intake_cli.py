@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_process import kopipasta
+from test_intake import MALFORMED
 
 from kopipasta.engine import apply_reply
 from kopipasta.model import Status
-from cli_process import kopipasta
-from test_intake import MALFORMED
 
 HELPER = "def helper(x):\n    return x\n\n\ndef other():\n    return helper(2)\n"
 

@@ -49,3 +49,16 @@ def test_the_human_report_on_a_pipe_loads_neither_rich_nor_jinja2(tmp_path: Path
     (tmp_path / "reply.md").write_text("```python\n# FILE: app.py\n# TARGET_NODE: f\ndef f():\n    return 2\n```\n")
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--diff")
     assert loaded == ["tree_sitter_language_pack.bindings.python"]
+
+
+def test_a_go_reply_loads_the_go_grammar_only(tmp_path: Path) -> None:
+    (tmp_path / "main.go").write_text('package main\n\nimport "fmt"\n\nfunc hello() {\n\tfmt.Println("hi")\n}\n')
+    (tmp_path / "reply.md").write_text(
+        "```go\n// FILE: main.go\n// TARGET_NODE: func hello\n"
+        'import "os"\n\nfunc hello() {\n    fmt.Fprintln(os.Stderr, "hi")\n}\n```\n'
+    )
+    loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
+    assert loaded == ["tree_sitter_language_pack.bindings.go"]
+    assert (tmp_path / "main.go").read_text() == (
+        'package main\n\nimport "fmt"\nimport "os"\n\nfunc hello() {\n\tfmt.Fprintln(os.Stderr, "hi")\n}\n'
+    )

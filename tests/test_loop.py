@@ -142,7 +142,8 @@ def test_log_has_one_line_per_real_apply_and_no_code(root: Path) -> None:
         {"form": "directive", "named_by": "directive", "operation": "replace_node", "language": "python", "status": "failed", "failure": "TargetNotFound"},
         {"form": "directive", "named_by": "directive", "operation": "replace_node", "language": "json", "status": "failed", "failure": "UnsupportedFile"},
     ]
-    assert lines[1]["blocks"][0]["form"] == "file" and lines[1]["blocks"][0]["named_by"] == "context"
+    # One function for a two-function file is a fragment (issue 6): `other` is kept.
+    assert lines[1]["blocks"][0]["form"] == "inferred fragment" and lines[1]["blocks"][0]["named_by"] == "context"
     raw = (root / ".kopipasta" / "log.jsonl").read_text()
     assert "greet" not in raw and "app.py" not in raw and "hello" not in raw, "the log holds no code, path or name"
 
@@ -159,7 +160,7 @@ def test_stats_counts_protocol_failures_and_undos(root: Path) -> None:
     assert lines[0].startswith("3 applies logged in .kopipasta/log.jsonl")
     assert "Replies that followed the protocol: 1 of 3 (33%); 1 held no patch at all" in lines
     assert "Blocks: 4 (2 applied, 2 failed); 50% failed" in lines
-    assert "  how they were written: directive 3 (2 failed), file 1" in lines
+    assert "  how they were written: directive 3 (2 failed), inferred fragment 1" in lines
     assert "Why blocks failed: target not found 1, unsupported file 1" in lines
     assert "Undo rate: 1 undo for 2 applies that wrote files (50%)" in lines
     data = json.loads(kopipasta("stats", "--json", cwd=root).stdout)

@@ -1,8 +1,8 @@
 """The promise under every other test: a patch lands whole and parseable, or nothing is written.
 
 Seeded random damage (dropped characters, stray brackets, shifted
-indentation, dropped lines) is done to real payloads for Python and TSX
-files; whatever the engine reports, the file on disk must either be the old
+indentation, dropped lines) is done to real payloads for Python, TSX, Go,
+Rust, Java, Kotlin and Swift files; whatever the engine reports, the file on disk must either be the old
 bytes or parse cleanly, and a failed block must leave it byte for byte.
 """
 
@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from kopipasta.definitions import list_definitions
 from kopipasta.engine import apply_reply
-from kopipasta.languages import language_for_path, parse
+from kopipasta.languages import has_syntax_error, language_for_path, parse
 from kopipasta.model import Status
 
 PYTHON_FILE = '''"""Orders."""
@@ -86,9 +87,29 @@ TSX_PAYLOAD = """function TableBody({ rows }: { rows: string[][] }) {
   );
 }"""
 
+SAMPLES = Path(__file__).resolve().parent / "identity_samples"
+
+
+def sample_case(name: str, target: str, fence: str) -> tuple[str, str, str, str, str]:
+    """A realistic file of another language, and its definition `target` as the payload to damage."""
+    original = (SAMPLES / name).read_text(encoding="utf-8")
+    spec = language_for_path(name)
+    assert spec is not None
+    data = original.encode()
+    (definition,) = [
+        d for d in list_definitions(spec, parse(spec, data)) if d.qualified_name == target
+    ]
+    return (name, original, target, data[definition.start : definition.end].decode(), fence)
+
+
 CASES = [
     ("app/orders.py", PYTHON_FILE, "method Order.total", PYTHON_PAYLOAD, "python"),
     ("src/Table.tsx", TSX_FILE, "function TableBody", TSX_PAYLOAD, "tsx"),
+    sample_case("ratelimit.go", "Limiter.Allow", "go"),
+    sample_case("config.rs", "Config.is_excluded", "rust"),
+    sample_case("InventoryService.java", "InventoryService.reserve", "java"),
+    sample_case("CheckoutViewModel.kt", "CheckoutViewModel.onEvent", "kotlin"),
+    sample_case("ProfileScreen.swift", "ProfileScreen.body", "swift"),
 ]
 NOISE = ["(", ")", "{", "}", "[", "]", '"', "'", ":", ";", "<", ">", "\t", "  ", "\n", "`", '"""']
 
@@ -113,7 +134,7 @@ def damage(payload: str, rng: random.Random) -> str:
 def parses_cleanly(path: Path, data: bytes) -> bool:
     spec = language_for_path(str(path))
     assert spec is not None
-    if parse(spec, data).root_node.has_error:
+    if has_syntax_error(spec, parse(spec, data).root_node):
         return False
     if spec.grammar == "python":
         try:
@@ -123,11 +144,11 @@ def parses_cleanly(path: Path, data: bytes) -> bool:
     return True
 
 
-@pytest.mark.parametrize(("file", "original", "target", "payload", "fence"), CASES, ids=["python", "tsx"])
+@pytest.mark.parametrize(("file", "original", "target", "payload", "fence"), CASES, ids=[c[4] for c in CASES])
 def test_damaged_payloads_never_corrupt(tmp_path: Path, file: str, original: str, target: str, payload: str, fence: str) -> None:
     rng = random.Random(20261125)
     path = tmp_path / file
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     applied = failed = 0
     for _ in range(150):
         path.write_text(original)

@@ -12,12 +12,12 @@ import random
 from pathlib import Path
 
 import pytest
+from test_never_corrupts import damage
 
 from kopipasta.embedded import code_view
 from kopipasta.engine import apply_reply
 from kopipasta.languages import language_for_path, parse
 from kopipasta.model import Status
-from tests.test_never_corrupts import damage
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

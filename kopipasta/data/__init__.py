@@ -1,8 +1,9 @@
 """TARGET_PATH in data files (PROTOCOL.md §5), one module per format behind one interface.
 
 `format_of(path)` names the format of a file (or None), `set_value` sets one value, and
-`top_keys` lists what `kopipasta nodes` shows. JSON lives in `kopipasta.datapath`; YAML in
-`data/yaml.py`, TOML in `data/toml.py`. Each finds the value's byte span with Tree-sitter,
+`top_keys` lists what `kopipasta nodes` shows. JSON lives in `kopipasta.datapath` (its keys
+for `nodes` in `json_keys.py`); YAML in `yaml.py` (+ `yaml_tree.py`, `yaml_style.py`), TOML
+in `toml.py` (+ `toml_tree.py`, `toml_payload.py`). Each finds the value's byte span with Tree-sitter,
 writes the new value in the file's own style, and checks the result by parsing it again:
 every byte outside the changed value is kept.
 """
@@ -51,3 +52,17 @@ def top_keys(data: bytes, file: str) -> list[TopKey]:
     from kopipasta.data import json_keys
 
     return json_keys.top_keys(data, allow_comments=datapath.allows_comments(file))
+
+
+def value_text(data: bytes, file: str, start: int) -> str | None:
+    """A YAML or TOML top-level entry's value as a payload that restates it (for examples)."""
+    kind = format_of(file)
+    if kind == "YAML":
+        from kopipasta.data import yaml
+
+        return yaml.value_text(data, start)
+    if kind == "TOML":
+        from kopipasta.data import toml
+
+        return toml.value_text(data, start)
+    return None

@@ -12,6 +12,8 @@
 (namespace_definition name: (namespace_name) @name body: (compound_statement)) @definition.module
 
 ; Properties and constants: `protected $fillable = [...]` is `fillable`. A declaration of
-; several (`private $a, $b;`) names no one definition: definitions.py drops it.
+; several (`private $a, $b;`) names no one definition (@not_definition).
+(property_declaration (property_element) (property_element)) @not_definition
+(const_declaration (const_element) (const_element)) @not_definition
 (property_declaration (property_element name: (variable_name (name) @name))) @definition.variable
 (const_declaration (const_element (name) @name)) @definition.variable

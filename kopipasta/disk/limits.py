@@ -1,0 +1,74 @@
+"""The sizes kopipasta accepts, and how to raise them.
+
+Work is linear in the input up to these sizes; beyond them an apply is
+refused with one line saying which limit was passed and which environment
+variable raises it (RELIABILITY.md, "Size and time").
+"""
+
+from __future__ import annotations
+
+import os
+
+from kopipasta.errors import PatchError
+
+MB = 1 << 20
+# name of the variable → default in MB
+REPLY_VARIABLE = "KOPIPASTA_MAX_REPLY_MB"
+FILE_VARIABLE = "KOPIPASTA_MAX_FILE_MB"
+BLOCKS_VARIABLE = "KOPIPASTA_MAX_BLOCKS"
+# Measured on a shared 2-core machine (RELIABILITY.md): a 4 MB payload of short
+# Python lines takes about a minute and ~1 GB; beyond these, refuse and say how to raise.
+DEFAULT_REPLY_MB = 8
+DEFAULT_FILE_MB = 16
+# Each block resolves against the file as the blocks before it left it, so
+# many blocks on one big file cost blocks × file size.
+DEFAULT_BLOCKS = 500
+
+
+def _limit(variable: str, default: int) -> int:
+    value = os.environ.get(variable, "")
+    try:
+        return max(1, int(value)) * MB if value else default * MB
+    except ValueError:
+        return default * MB
+
+
+def reply_limit() -> int:
+    return _limit(REPLY_VARIABLE, DEFAULT_REPLY_MB)
+
+
+def file_limit() -> int:
+    return _limit(FILE_VARIABLE, DEFAULT_FILE_MB)
+
+
+def block_limit() -> int:
+    value = os.environ.get(BLOCKS_VARIABLE, "")
+    return max(1, int(value)) if value.isdigit() else DEFAULT_BLOCKS
+
+
+def reply_problem(size: int, blocks: int | None = None) -> str:
+    """Why a reply is refused for its size, or ""."""
+    if size > reply_limit():
+        return "The reply " + too_large("", size, reply_limit(), REPLY_VARIABLE).lstrip()
+    if blocks is not None and blocks > block_limit():
+        return (
+            f"The reply holds {blocks:,} code blocks, above the limit of {block_limit():,} — "
+            f"split it, or set {BLOCKS_VARIABLE}=<count> to raise it"
+        )
+    return ""
+
+
+def too_large(what: str, size: int, limit: int, variable: str) -> str:
+    return (
+        f"{what} is {size / MB:.1f} MB, above the {limit // MB} MB limit — "
+        f"set {variable}=<MB> to raise it"
+    )
+
+
+def check_file(relative: str, size: int) -> None:
+    limit = file_limit()
+    if size > limit:
+        raise PatchError(
+            f"Cannot patch {relative}: " + too_large("it", size, limit, FILE_VARIABLE).split(" — ")[0],
+            f"set {FILE_VARIABLE}=<MB> to raise the limit",
+        )

@@ -1,0 +1,98 @@
+"""Replace one resolved definition with a payload (PROTOCOL.md §4), imports merged (§4b).
+
+The one implementation of TARGET_NODE's splice: `operations` calls it for a
+directive, `merge` for every definition a fragment or an elided payload
+restates, so both read a payload exactly the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kopipasta.check import check_syntax
+from kopipasta.definitions import Definition
+from kopipasta.errors import PayloadError
+from kopipasta.imports import (
+    TextEdit,
+    apply_edits,
+    plan_imports,
+    refuse_unmerged_imports,
+    split_imports,
+)
+from kopipasta.languages import LanguageSpec
+from kopipasta.placement import check_landed, definitions_in
+from kopipasta.splice import replace_definition
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
+
+
+@dataclass(frozen=True)
+class Replaced:
+    data: bytes
+    tree: Tree
+    note: str = ""
+
+
+def replace_node(
+    spec: LanguageSpec,
+    data: bytes,
+    tree: Tree,
+    newline: str,
+    definition: Definition,
+    payload: str,
+    *,
+    file: str,
+    label: str,
+) -> Replaced:
+    """`definition` replaced by `payload`, its leading imports merged into the file's; checked."""
+    refuse_unmerged_imports(spec, payload, f"TARGET_NODE {label}", file)  # PHP `use`: not spliced in
+    imports, code = split_imports(spec, payload)
+    if imports and not code.strip():
+        raise PayloadError(
+            f"TARGET_NODE {label} in {file} holds only import lines: there is no definition to replace",
+            "send the definition below the imports it needs",
+        )
+    splice = replace_definition(spec, tree, data, definition, code, newline)
+    merged = plan_imports(spec, data, tree, imports, newline) if imports else None
+    import_edits = merged.edits if merged else ()
+    replaced = TextEdit(splice.start, splice.old_end, splice.data[splice.start : splice.new_end])
+    new_data, change = apply_edits(data, [replaced, *import_edits])  # one reparse for both
+    if new_data == data:
+        return Replaced(data, tree)
+    # Where the definition landed, after the imports added above it.
+    shift = sum(len(e.text) - (e.end - e.start) for e in import_edits if e.end <= splice.start)
+    start, end = splice.start + shift, splice.new_end + shift
+    new_tree = check_syntax(spec, file, label, data, tree, new_data, change)
+    landed = definitions_in(spec, new_tree, start, end)
+    check_landed(
+        landed,
+        definition.container,
+        label=label,
+        file=file,
+        what="it",
+        hint=f"send only the {definition.kind} itself, or target `{{container}}` to replace all of it",
+    )
+    check_same_detail(definition, landed, file, label)
+    notes = [rename_note(definition, landed), merged.note if merged else ""]
+    return Replaced(new_data, new_tree, "; ".join(note for note in notes if note))
+
+
+def rename_note(old: Definition, landed: list[Definition]) -> str:
+    """Say so when the payload renamed what it replaced (PROTOCOL.md §7)."""
+    same_scope = [d for d in landed if d.scope == old.scope]
+    if not same_scope or any(d.name == old.name for d in same_scope):
+        return ""
+    return f"renamed '{old.qualified_name}' to '{same_scope[0].qualified_name}'"
+
+
+def check_same_detail(old: Definition, landed: list[Definition], file: str, label: str) -> None:
+    """A payload for `impl Tokenizer` that is `impl Iterator for Tokenizer` is another block: it fails."""
+    for new in landed:
+        if new.container == old.container and new.name == old.name and new.kind == old.kind and new.detail != old.detail:
+            what = f"{old.kind} {new.detail + ' for ' if new.detail else ''}{new.name}"
+            raise PayloadError(
+                f"Payload for {label} in {file} is `{what}`, another {old.kind} than the one targeted",
+                f"target that one: `kopipasta nodes {file}` lists each {old.kind} with the name that picks it",
+            )

@@ -1,0 +1,44 @@
+"""Files of the same name elsewhere in the project: "did you mean app/tokens.py?".
+
+A reply that names `tokens.py` when the project has `app/tokens.py` would
+otherwise create a stray file at the root, or fail with nothing to go on.
+Only reading: the walk skips version control, dependencies and build output.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+_SKIPPED = frozenset({".git", ".kopipasta", "node_modules", "__pycache__", ".venv", "venv", "dist", "build", ".tox"})
+_MAX_ENTRIES = 50_000  # a huge tree is not searched to the end: a hint is not worth seconds
+
+
+def same_name(root: Path, relative: str) -> list[str]:
+    """Existing files of the same name (`tokens.py` → `app/tokens.py`), those ending alike first."""
+    wanted = PurePosixPath(relative.replace("\\", "/").lstrip("./"))
+    if not wanted.name:
+        return []
+    found: list[str] = []
+    seen = 0
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(f for f in folders if f not in _SKIPPED and not f.startswith("."))
+        seen += len(files) + len(folders)
+        if seen > _MAX_ENTRIES:
+            break
+        if wanted.name not in files:
+            continue
+        path = PurePosixPath(Path(folder, wanted.name).relative_to(root).as_posix())
+        if path != wanted:
+            found.append(path.as_posix())
+
+    def rank(path: str) -> tuple[bool, int, str]:
+        # `components/Tables.tsx` → `src/components/Tables.tsx` before any other `Tables.tsx`.
+        ends_alike = PurePosixPath(path).parts[-len(wanted.parts) :] == wanted.parts
+        return (not ends_alike, path.count("/"), path)
+
+    return sorted(found, key=rank)[:5]
+
+
+def did_you_mean(paths: list[str]) -> str:
+    return "did you mean " + " or ".join(f"`{p}`" for p in paths) + "? write the path from the project root"

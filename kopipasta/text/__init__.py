@@ -1,0 +1,1 @@
+"""Strict text hunks (PROTOCOL.md §8): the matcher and the application of hunks to a file."""

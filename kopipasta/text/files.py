@@ -1,0 +1,143 @@
+"""One text-patch block over its files: update, create, delete, rename — all or none.
+
+The engine hands over the files as they stand after the blocks before; this
+computes what the block makes of each, in memory, and raises a PatchError for
+the first file that fails, so the engine keeps every file of the block as it
+was. Deletions and renames need `allow_delete` (`apply --allow-delete`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kopipasta.check import check_syntax
+from kopipasta.errors import PatchError, PayloadError, SyntaxCheckError, TargetNotFound
+from kopipasta.languages import language_for_path, parse
+from kopipasta.text.apply import UNCHANGED, apply_hunks, created_text, tiers_note
+from kopipasta.textpatch_syntax import FilePatch, TextPatch
+from kopipasta.workspace import Source, normalise
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """What the block makes of one file (after a rename: of its new path)."""
+
+    path: str
+    data: bytes  # empty when deleted
+    exists: bool
+    note: str
+    moved_from: str | None = None
+    bom: bool = False  # the file's BOM (a renamed file keeps its own)
+
+
+def _deletion_refused(form: str, what: str) -> PatchError:
+    return PatchError(
+        f"The {form} {what}: deleting or renaming a file needs `kopipasta apply --allow-delete`",
+        "nothing was written; rerun with --allow-delete if the file should go",
+    )
+
+
+def _check(path: str, old: bytes, new: bytes, label: str) -> None:
+    """The reparse check: a text patch may not break what parsed before."""
+    if old == new:
+        return
+    spec = language_for_path(path)
+    if spec is not None:
+        check_syntax(spec, path, label, old, parse(spec, old), new)
+        return
+    if path.lower().endswith(".json"):
+        try:
+            json.loads(old or b"null")
+        except ValueError:
+            return
+        try:
+            json.loads(new)
+        except ValueError as error:
+            raise SyntaxCheckError(
+                f"Patch for {label} would break the JSON of {path}: {error}", "nothing was written; check the hunk's commas and brackets"
+            ) from None
+
+
+def apply_text_patch(
+    patch: TextPatch, current: Callable[[str], Source], *, allow_delete: bool
+) -> list[FileResult]:
+    """Each file the block touches, as the block leaves it; `current(path)` is the file before it."""
+    staged: dict[str, Source] = {}
+    results: list[FileResult] = []
+
+    def now(path: str) -> Source:
+        return staged.get(path) or current(path)
+
+    for file_patch in patch.files:
+        result = _apply_file(patch.form, file_patch, now, allow_delete=allow_delete)
+        for moved in (result.moved_from,):
+            if moved is not None:
+                gone = now(moved)
+                staged[moved] = Source(gone.path, b"", gone.bom, gone.newline, False)
+        before = now(result.path)
+        staged[result.path] = Source(result.path, result.data, result.bom, before.newline, result.exists)
+        results.append(result)
+    return results
+
+
+def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow_delete: bool) -> FileResult:
+    path = normalise(fp.path)
+    source = now(path)
+    label = f"the {form}"
+    if fp.action == "delete":
+        if not allow_delete:
+            raise _deletion_refused(form, f"deletes {path}")
+        if not source.exists:
+            return FileResult(path, b"", False, f"{form}: already deleted")
+        if fp.hunks:
+            rest, _ = apply_hunks(source.data.decode("utf-8"), fp.hunks, form=form, path=path, newline=source.newline)
+            if rest.strip():  # a deletion's hunks must take the whole file
+                raise PayloadError(
+                    f"The {form} deletes {path} but its removed lines are not the whole file",
+                    "nothing was written; check that it is the file meant",
+                )
+        return FileResult(path, b"", False, f"{form}: deleted")
+    if fp.action == "create":
+        text = created_text(fp.hunks, final_newline=fp.final_newline)
+        data = text.replace("\n", source.newline).encode("utf-8") if source.exists else text.encode("utf-8")
+        if source.exists:
+            if source.data.replace(b"\r\n", b"\n") == text.encode("utf-8"):
+                return FileResult(path, source.data, True, f"{form}: already created", bom=source.bom)
+            raise TargetNotFound(
+                f"The {form} creates {path}, but it already exists with other content",
+                "nothing was written; send a diff against its current text",
+            )
+        _check(path, b"", data, label)
+        return FileResult(path, data, True, f"{form}: created")
+    # An update, perhaps with a rename.
+    destination = normalise(fp.move_to) if fp.move_to else None
+    if destination is not None and not allow_delete:
+        raise _deletion_refused(form, f"renames {path} to {destination}")
+    if not source.exists and destination is None and fp.hunks and all(not hunk.old for hunk in fp.hunks):
+        # Only additions to a file that is not there (an empty SEARCH, `@@ -0,0`): it is created.
+        return _apply_file(form, FilePatch(fp.path, "create", fp.hunks), now, allow_delete=allow_delete)
+    if not source.exists:
+        if destination is not None and now(destination).exists:
+            # Renamed already (the reply applied before): the hunks must stand in the new file.
+            return _update(form, fp, now(destination), destination, label, note_prefix="already renamed; ")
+        create = "an empty SEARCH part creates it" if form == "search/replace" else "a diff from /dev/null creates it"
+        raise TargetNotFound(f"The {form} changes {path}, which does not exist", f"check the path; {create}")
+    if destination is not None and destination != path and now(destination).exists:
+        raise PatchError(
+            f"The {form} renames {path} to {destination}, which already exists", "nothing was written; remove or rename it first"
+        )
+    result = _update(form, fp, source, destination or path, label)
+    if destination is not None and destination != path:
+        return FileResult(destination, result.data, True, f"{result.note}; moved from {path}", moved_from=path, bom=source.bom)
+    return result
+
+
+def _update(form: str, fp: FilePatch, source: Source, path: str, label: str, note_prefix: str = "") -> FileResult:
+    text = source.data.decode("utf-8")
+    new_text, tiers = apply_hunks(text, fp.hunks, form=form, path=path, newline=source.newline)
+    data = new_text.encode("utf-8")
+    _check(path, source.data, data, label)
+    note = tiers_note(form, tiers) if any(t != UNCHANGED for t in tiers) else f"{form}: already in place"
+    return FileResult(path, data, True, note_prefix + note, bom=source.bom)

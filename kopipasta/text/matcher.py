@@ -1,0 +1,215 @@
+"""Where a hunk's old text stands in a file: the ladder of PROTOCOL.md §8, and nothing more.
+
+Lines are compared whole, without their line terminators. The tiers are tried
+one at a time and never mixed:
+
+1. **exact**: every line equal;
+2. **trailing whitespace**: equal once trailing blanks are dropped;
+3. **indentation shift**: equal after the indentation, and the indentation of
+   every old line differs from the file's by one constant amount: a number of
+   columns of the same character, or — when the hunk and the file indent with
+   different units (a tab against four spaces, two spaces against four) — a
+   number of levels, each counted in its own unit. Added lines get the same
+   shift, in the file's unit.
+
+No similarity ratio, no skipped line, no partial match. When nothing matches,
+`closest_difference` says which line of the closest region differs, so a
+person (or the model) can see why.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from kopipasta.indent import Unit
+
+EXACT = "exact"
+TRAILING = "trailing whitespace"
+INDENT = "indentation shift"
+TIERS = (EXACT, TRAILING, INDENT)
+
+
+def leading(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _levels(indent: str, unit: Unit) -> int | None:
+    """Whole levels of `unit` that `indent` is made of, or None when it is not."""
+    if not indent:
+        return 0
+    if unit.text == "\t":
+        return len(indent) if indent.strip("\t") == "" else None
+    if indent.strip(" ") or len(indent) % len(unit.text):
+        return None
+    return len(indent) // len(unit.text)
+
+
+@dataclass(frozen=True)
+class Shift:
+    """How the hunk's indentation maps onto the file's at one match."""
+
+    columns: int = 0  # add (negative: remove) this many `char` in front of each line
+    char: str = " "
+    levels: int | None = None  # set: convert levels from hunk_unit to file_unit, adding this many
+    hunk_unit: Unit | None = None
+    file_unit: Unit | None = None
+
+    def render(self, line: str) -> str | None:
+        """An added line as it must stand in the file, or None when it cannot take the shift."""
+        if not line.strip():
+            return line if self.levels is None and self.columns == 0 else ""
+        if self.levels is None:
+            if self.columns >= 0:
+                return self.char * self.columns + line
+            cut = -self.columns
+            return line[cut:] if line[:cut] == self.char * cut else None
+        assert self.hunk_unit is not None and self.file_unit is not None
+        indent = leading(line)
+        if self.hunk_unit.text == "\t":
+            tabs = len(indent) - len(indent.lstrip("\t"))
+            level, rest = tabs, indent[tabs:]
+        else:
+            if "\t" in indent:
+                return None
+            level, extra = divmod(len(indent), len(self.hunk_unit.text))
+            rest = " " * extra
+        if rest.strip():
+            return None
+        new_level = level + self.levels
+        if new_level < 0:
+            return None
+        return self.file_unit.text * new_level + rest + line[len(indent) :]
+
+
+NO_SHIFT = Shift()
+
+
+@dataclass(frozen=True)
+class Match:
+    start: int  # 0-based index of the first old line in the file
+    length: int
+    shift: Shift = NO_SHIFT
+
+    def inside(self, other: Match) -> bool:
+        return other.start <= self.start and self.start + self.length <= other.start + other.length
+
+
+def _indent_shift(window: list[str], pattern: list[str], hunk_unit: Unit | None, file_unit: Unit | None) -> Shift | None:
+    """The one shift that maps every pattern line onto its window line, or None."""
+    pairs: list[tuple[str, str]] = []
+    for p, f in zip(pattern, window, strict=True):
+        if not p.strip() or not f.strip():
+            if p.strip() or f.strip():
+                return None
+            continue
+        if p.lstrip(" \t") != f.lstrip(" \t"):
+            return None
+        pairs.append((leading(p), leading(f)))
+    if not pairs:
+        return None
+    chars = set("".join(p + f for p, f in pairs))
+    if len(chars) <= 1:
+        deltas = {len(f) - len(p) for p, f in pairs}
+        if len(deltas) == 1:
+            return Shift(columns=deltas.pop(), char=chars.pop() if chars else " ")
+    if hunk_unit is None or file_unit is None or hunk_unit == file_unit:
+        return None
+    differences: set[int] = set()
+    for p, f in pairs:
+        level_p, level_f = _levels(p, hunk_unit), _levels(f, file_unit)
+        if level_p is None or level_f is None:
+            return None
+        differences.add(level_f - level_p)
+    if len(differences) != 1:
+        return None
+    return Shift(levels=differences.pop(), hunk_unit=hunk_unit, file_unit=file_unit)
+
+
+def find(
+    lines: list[str], pattern: list[str], tier: str, *, hunk_unit: Unit | None = None, file_unit: Unit | None = None
+) -> list[Match]:
+    """Every place where `pattern` stands in `lines` under `tier` alone."""
+    if not pattern or len(pattern) > len(lines):
+        return []
+    size = len(pattern)
+    matches: list[Match] = []
+    if tier == INDENT:
+        nonblank = [i for i, p in enumerate(pattern) if p.strip()]
+        if not nonblank:
+            return []
+        first = nonblank[0]
+        key = pattern[first].strip()
+        for j in range(first, len(lines) - size + first + 1):
+            if lines[j].strip() != key:
+                continue
+            start = j - first
+            shift = _indent_shift(lines[start : start + size], pattern, hunk_unit, file_unit)
+            if shift is not None:
+                matches.append(Match(start, size, shift))
+        return matches
+    norm = (lambda s: s) if tier == EXACT else str.rstrip
+    want = [norm(p) for p in pattern]
+    head = want[0]
+    for start in range(len(lines) - size + 1):
+        if norm(lines[start]) != head:
+            continue
+        if all(norm(lines[start + k]) == want[k] for k in range(1, size)):
+            matches.append(Match(start, size))
+    return matches
+
+
+def _show(text: str) -> str:
+    text = text if len(text) <= 70 else text[:67] + "..."
+    return repr(text)
+
+
+def closest_difference(lines: list[str], pattern: list[str]) -> str:
+    """Why `pattern` is not in `lines`: the first line that differs in the closest region."""
+    wanted = {p.strip() for p in pattern if p.strip()}
+    positions: dict[str, list[int]] = {}
+    for j, line in enumerate(lines):
+        key = line.strip()
+        if key in wanted:
+            positions.setdefault(key, []).append(j)
+    scores: Counter[int] = Counter()
+    for i, p in enumerate(pattern):
+        for j in positions.get(p.strip(), ()) if p.strip() else ():
+            scores[j - i] += 1
+    if not scores:
+        return "none of its lines is in the file"
+    def prefix(start: int) -> int:
+        """How many of the pattern's first lines stand at `start` (whitespace aside)."""
+        count = 0
+        while count < len(pattern) and 0 <= start + count < len(lines):
+            if lines[start + count].strip() != pattern[count].strip():
+                break
+            count += 1
+        return count
+
+    # The region that agrees longest from its first line wins: the line after is where the
+    # hunk went wrong. Between equals, the one sharing the most lines, then the first.
+    start = max(scores, key=lambda s: (prefix(s), scores[s], -s))
+    shown = max(start, 0)
+    first_whitespace: int | None = None
+    for i, p in enumerate(pattern):
+        j = start + i
+        if j < 0:
+            continue
+        if j >= len(lines):
+            return f"closest at line {shown + 1}, but the file ends at line {len(lines)} where it expects {_show(p)}"
+        f = lines[j]
+        if f == p:
+            continue
+        if f.strip() == p.strip():
+            if first_whitespace is None:
+                first_whitespace = i
+            continue
+        return f"closest at line {shown + 1}: line {j + 1} reads {_show(f)} where it expects {_show(p)}"
+    if first_whitespace is not None:
+        j = start + first_whitespace
+        return (
+            f"closest at line {shown + 1}: its lines differ from the file's only in whitespace, but not by one "
+            f"shift for every line (line {j + 1} reads {_show(lines[j])} where it expects {_show(pattern[first_whitespace])})"
+        )
+    return f"closest at line {shown + 1}"  # unreachable in practice: that region would have matched

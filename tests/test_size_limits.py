@@ -1,0 +1,74 @@
+"""Issue 11, item 9: beyond a documented size the apply is refused in one line that says
+how to raise the limit; below it, big inputs apply (timings are bench/sizes.py's job).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_process import kopipasta
+from reliability import environment, project_names
+
+from kopipasta.disk import limits
+
+
+def test_a_reply_above_the_limit_is_refused_from_a_file_and_from_stdin(tmp_path: Path) -> None:
+    reply = "```python\n# FILE: big.py\n" + "x = 1\n" * 200_000 + "```\n"
+    (tmp_path / "r.md").write_text(reply)
+    env = environment(KOPIPASTA_MAX_REPLY_MB="1")
+    for args, stdin in ((["apply", "r.md"], None), (["apply", "-"], reply)):
+        result = kopipasta(*args, cwd=tmp_path, stdin=stdin, env=env)
+        assert result.returncode == 2
+        assert result.stderr.strip() == (
+            "❌ The reply is 1.1 MB, above the 1 MB limit — set KOPIPASTA_MAX_REPLY_MB=<MB> to raise it"
+        )
+    assert not (tmp_path / "big.py").exists()
+
+
+def test_a_file_above_the_limit_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "big.py").write_text("def f():\n    return 1\n" + ("# " + "a" * 1021 + "\n") * 1100)
+    reply = "```python\n# FILE: big.py\n# TARGET_NODE: function f\ndef f():\n    return 2\n```\n"
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply, env=environment(KOPIPASTA_MAX_FILE_MB="1"))
+    assert result.returncode == 1
+    assert (
+        "❌ Cannot patch big.py: it is 1.1 MB, above the 1 MB limit — set KOPIPASTA_MAX_FILE_MB=<MB> to raise the limit"
+        in result.stdout
+    )
+    raised = kopipasta("apply", "-", cwd=tmp_path, stdin=reply, env=environment(KOPIPASTA_MAX_FILE_MB="2"))
+    assert raised.returncode == 0
+
+
+def test_too_many_blocks_are_refused_before_any_work(tmp_path: Path) -> None:
+    reply = "```python\n# FILE: a.py\nx = 1\n```\n" * 4
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply, env=environment(KOPIPASTA_MAX_BLOCKS="3"))
+    assert result.returncode == 2
+    assert "The reply holds 4 code blocks, above the limit of 3 — split it, or set KOPIPASTA_MAX_BLOCKS=<count> to raise it" in result.stdout
+    assert project_names(tmp_path) == []
+
+
+def test_the_defaults_are_the_documented_ones() -> None:
+    readme = (Path(__file__).parent.parent / "RELIABILITY.md").read_text(encoding="utf-8")
+    for variable, default in (
+        (limits.REPLY_VARIABLE, f"{limits.DEFAULT_REPLY_MB} MB"),
+        (limits.FILE_VARIABLE, f"{limits.DEFAULT_FILE_MB} MB"),
+        (limits.BLOCKS_VARIABLE, f"{limits.DEFAULT_BLOCKS}"),
+    ):
+        assert f"`{variable}`" in readme and default in readme
+
+
+def test_a_fifty_thousand_character_header_line_is_one_line(tmp_path: Path) -> None:
+    reply = "```python\n# FILE: " + "a" * 50_000 + ".py\nx = 1\n```\n"
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply)
+    assert result.returncode == 2  # a directive line that long is not read as one (intake)
+    assert "names no file" in result.stdout
+    assert project_names(tmp_path) == []
+
+
+@pytest.mark.slow
+def test_a_large_whole_file_payload_is_written_exactly(tmp_path: Path) -> None:
+    line = "value = 'abcdefghijklmnopqrstuvwxyz0123456789'\n"
+    body = line * 40_000  # 2 MB
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin="```python\n# FILE: big.py\n" + body + "```\n", timeout=600)
+    assert result.returncode == 0, result.stdout
+    assert (tmp_path / "big.py").read_text() == body
