@@ -147,7 +147,7 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
         return None
     spec = parsed.spec
     scope = () if container is None else (*container.scope, container.name)
-    own = [d for d in parsed.definitions if d.scope == scope]
+    own = [d for d in parsed.definitions if d.container == scope]
     result: list[Member] = []
     taken: set[int] = set()
     for node in nodes:
@@ -169,7 +169,7 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
             )
             continue
         text = (node.text or b"").decode("utf-8", "replace")
-        kind = "import" if node.type in _IMPORT_TYPES else "statement"
+        kind = "import" if node.type in _IMPORT_TYPES or node.type in spec.import_types else "statement"
         key = field_key(node) if container is not None and spec.grammar != "python" else None
         if key is not None:
             kind = "field"  # an interface property or enum member: known by its name
