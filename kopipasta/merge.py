@@ -143,7 +143,14 @@ def _own_name(definition: Definition) -> str:
     return ".".join((*definition.scope[len(definition.container) :], definition.name))
 
 
-def _container_header(parsed: Parsed, definition: Definition) -> str:
+def _headers_differ(plan: Plan, restated: Definition, original: Definition) -> bool:
+    """Whether the payload changes the container's own header line (or the attributes it restates)."""
+    # Decorators, attributes and `export` count only when the payload restates them: not restated, kept.
+    outer = restated.outer_start < restated.start
+    return _container_header(plan.payload, restated, outer) != _container_header(plan.original, original, outer)
+
+
+def _container_header(parsed: Parsed, definition: Definition, outer: bool = False) -> str:
     from kopipasta.members import container_nodes
 
     nodes = container_nodes(parsed, definition)
@@ -153,14 +160,22 @@ def _container_header(parsed: Parsed, definition: Definition) -> str:
         node = node.parent
     if node is not None and node.child_by_field_name("body") is not None:
         body_start = node.child_by_field_name("body").start_byte  # type: ignore[union-attr]
-    return squash(parsed.data[definition.start : body_start].decode("utf-8", "replace"))
+    start = definition.outer_start if outer else definition.start
+    return squash(parsed.data[start:body_start].decode("utf-8", "replace"))
 
 
 def _restates_all_members(plan: Plan, original: Definition, restated: Definition) -> bool:
     scope = (*original.scope, original.name)
     pscope = (*restated.scope, restated.name)
-    have = {_own_name(d) for d in structural(plan.original.definitions) if d.container == scope}
-    sent = {_own_name(d) for d in plan.payload.definitions if d.container == pscope}
+    # Only what stands inside the body: a Rust `impl Token` beside `enum Token` is not the enum's.
+    have = {
+        _own_name(d)
+        for d in structural(plan.original.definitions)
+        if d.container == scope and original.start <= d.start < original.end
+    }
+    sent = {
+        _own_name(d) for d in plan.payload.definitions if d.container == pscope and restated.start <= d.start < restated.end
+    }
     # Interface properties and enum members count too: `interface P { caption?: string }` sent for
     # a five-property interface adds one, it does not delete four.
     have |= {m.key for m in members(plan.original, original) or [] if m.kind == "field"}
@@ -263,7 +278,7 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
     is_container = found.kind in CONTAINER_KINDS
     if has_placeholder(plan.payload, member):
         if is_container:
-            if _container_header(plan.payload, member.definition) != _container_header(plan.original, found):
+            if _headers_differ(plan, member.definition, found):
                 raise plan.fail(
                     f"the elided {found.kind} {name} changes its own header line, which a merge by members cannot carry",
                     f"send the complete {found.kind} with `TARGET_NODE: {found.kind} {name}`",
@@ -277,7 +292,7 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
     if is_container and not explicit and not _restates_all_members(plan, found, member.definition):
         # A class sent with only the members that changed: the others stay (a block never deletes
         # what it does not mention).
-        if _container_header(plan.payload, member.definition) != _container_header(plan.original, found):
+        if _headers_differ(plan, member.definition, found):
             raise plan.fail(
                 f"{found.kind} {name} is sent with only some of its members and a changed header line",
                 f"send the complete {found.kind} with `TARGET_NODE: {found.kind} {name}`",
