@@ -95,16 +95,33 @@ def _masked(spec: LanguageSpec, text: str, rows: dict[int, str]) -> str:
 def read_payload(spec: LanguageSpec, payload: str, original: bytes | None = None) -> Parsed:
     rows = placeholder_rows(spec, payload, original)
     # An indented payload (a method without its class) parses at its own margin; rows stay the same.
-    tree, offset = payload_tree(spec, textwrap.dedent(_masked(spec, payload, rows)))
-    data = tree.root_node.text or b""
+    text = textwrap.dedent(_masked(spec, payload, rows))
+    if not text.endswith("\n"):
+        text += "\n"  # Go wants a declaration ended: at the end of input, a newline ends it
+    tree, offset = payload_tree(spec, text)
     definitions = list_definitions(spec, tree)
+    if not offset and not definitions and spec.member_wrapper is not None:
+        # Some grammars (Java) read a bare method at the top level without an error, but as no
+        # method: inside the class wrapper it is one.
+        opening, closing = spec.member_wrapper
+        wrapped = parse(spec, (opening + text + closing).encode("utf-8"))
+        if not wrapped.root_node.has_error:
+            tree, offset, definitions = wrapped, 1, list_definitions(spec, wrapped)
+    data = tree.root_node.text or b""
     if offset:
-        definitions = [_unwrapped(d) for d in definitions if d.scope[:1] == (_WRAPPER,)]
+        wrapper = _wrapper_name(spec)
+        definitions = [_unwrapped(d) for d in definitions if d.scope[:1] == (wrapper,)]
     return Parsed(spec, data, tree, offset, definitions, rows)
 
 
 def read_file(spec: LanguageSpec, data: bytes, tree: Tree) -> Parsed:
     return Parsed(spec, data, tree, 0, list_definitions(spec, tree), {})
+
+
+def _wrapper_name(spec: LanguageSpec) -> str:
+    """The name of the class (or impl) a member payload is parsed inside (render.payload_tree)."""
+    found = re.search(r"\b__\w+", spec.member_wrapper[0]) if spec.member_wrapper else None
+    return found.group() if found else _WRAPPER
 
 
 def _unwrapped(definition: Definition) -> Definition:
@@ -127,13 +144,23 @@ def _body(tree: Tree, definition: Definition) -> Node | None:
     return node.child_by_field_name("body") if node is not None else None
 
 
+def _wrapper_body(wrapper: Node) -> Node | None:
+    body = wrapper.child_by_field_name("body")
+    if body is not None:
+        return body
+    # Grammars without field names (Kotlin): the body is the wrapper's last named child.
+    children = wrapper.named_children
+    return children[-1] if children and children[-1].type.endswith("body") else None
+
+
 def container_nodes(parsed: Parsed, container: Definition | None) -> list[Node] | None:
     """The nodes directly in the container's body (the module's top level for None)."""
     root = parsed.tree.root_node
     if container is None:
         if parsed.offset:
-            wrapper = next((c for c in root.named_children if c.type == "class_declaration"), None)
-            body = wrapper.child_by_field_name("body") if wrapper is not None else None
+            # The wrapper is the one declaration around the payload: a class, or Rust's impl.
+            wrapper = next((c for c in root.named_children if c.type not in parsed.spec.comment_types), None)
+            body = _wrapper_body(wrapper) if wrapper is not None else None
             return list(body.named_children) if body is not None else None
         return list(root.named_children)
     body = _body(parsed.tree, container)
@@ -169,13 +196,21 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
             )
             continue
         text = (node.text or b"").decode("utf-8", "replace")
-        kind = "import" if node.type in _IMPORT_TYPES or node.type in spec.import_types else "statement"
+        kind = "import" if _is_import(spec, node) else "statement"
         key = field_key(node) if container is not None and spec.grammar != "python" else None
         if key is not None:
             kind = "field"  # an interface property or enum member: known by its name
         last = node.end_point[0] - parsed.offset
         result.append(Member(kind, row, last, node.start_byte, node.end_byte, text=squash(text), key=key or ""))
     return result
+
+
+def _is_import(spec: LanguageSpec, node: Node) -> bool:
+    if node.type in _IMPORT_TYPES or node.type in spec.import_types:
+        return True
+    # Kotlin gathers its imports in one `import_list`.
+    children = node.named_children
+    return bool(children) and all(c.type in spec.import_types or c.type in spec.comment_types for c in children)
 
 
 def text_of(lines: list[str], member: Member) -> str:
