@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from kopipasta.errors import PatchError
-from kopipasta.model import Operation, Outcome, Report, Status
-from kopipasta.report import DIRECTIVE_OF_OPERATION, failure_line
+from kopipasta.model import DIRECTIVE_OF_OPERATION, Operation, Outcome, Report, Status
+from kopipasta.report import failure_line
 
 _HELD_BACK = "not written:"  # engine._hold_back: held back by a failure on its file, or by --strict
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from kopipasta import wholefile
 from kopipasta.definitions import Definition, comment_block_start, list_definitions
 from kopipasta.fields import field_key
-from kopipasta.languages import LanguageSpec, parse
+from kopipasta.languages import LanguageSpec, has_syntax_error, parse
 from kopipasta.render import payload_tree
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ _FUNCTION_KINDS = frozenset({"function", "method"})
 # Definitions whose body holds members, merged member by member when elided.
 CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait"})
 # The wrapper `render.payload_tree` puts around JS/TS class members that do not parse alone.
-_WRAPPER = "__kopipasta_wrapper__"
 
 
 @dataclass(frozen=True)
@@ -95,16 +94,37 @@ def _masked(spec: LanguageSpec, text: str, rows: dict[int, str]) -> str:
 def read_payload(spec: LanguageSpec, payload: str, original: bytes | None = None) -> Parsed:
     rows = placeholder_rows(spec, payload, original)
     # An indented payload (a method without its class) parses at its own margin; rows stay the same.
-    tree, offset = payload_tree(spec, textwrap.dedent(_masked(spec, payload, rows)))
-    data = tree.root_node.text or b""
+    text = textwrap.dedent(_masked(spec, payload, rows))
+    if not text.endswith("\n"):
+        text += "\n"  # Go wants a declaration ended: at the end of input, a newline ends it
+    tree, offset = payload_tree(spec, text)
     definitions = list_definitions(spec, tree)
-    if offset:
-        definitions = [_unwrapped(d) for d in definitions if d.scope[:1] == (_WRAPPER,)]
+    if not offset and not definitions:
+        # Some grammars (Java) read a bare method at the top level without an error, but as no
+        # method: inside the class wrapper it is one.
+        for opening, closing in spec.payload_wrappers:
+            wrapped = parse(spec, (opening + text + closing).encode("utf-8"))
+            if not has_syntax_error(spec, wrapped.root_node):
+                tree, offset, definitions = wrapped, opening.count("\n"), list_definitions(spec, wrapped)
+                break
+    data = tree.root_node.text or b""
+    wrapper = _wrapper_name(spec, data) if offset else None
+    if wrapper is not None:  # a class wrapper; PHP's `<?php` alone wraps no definition
+        definitions = [_unwrapped(d) for d in definitions if d.scope[:1] == (wrapper,)]
     return Parsed(spec, data, tree, offset, definitions, rows)
 
 
 def read_file(spec: LanguageSpec, data: bytes, tree: Tree) -> Parsed:
     return Parsed(spec, data, tree, 0, list_definitions(spec, tree), {})
+
+
+def _wrapper_name(spec: LanguageSpec, data: bytes) -> str | None:
+    """The name of the class (or impl) a member payload was parsed inside (render.payload_tree), if any."""
+    openings = [o for o, _ in spec.payload_wrappers if data.startswith(o.encode("utf-8"))]
+    if not openings:
+        return None
+    found = re.search(r"\b__\w+", max(openings, key=len))
+    return found.group() if found else None
 
 
 def _unwrapped(definition: Definition) -> Definition:
@@ -127,13 +147,23 @@ def _body(tree: Tree, definition: Definition) -> Node | None:
     return node.child_by_field_name("body") if node is not None else None
 
 
+def _wrapper_body(wrapper: Node) -> Node | None:
+    body = wrapper.child_by_field_name("body")
+    if body is not None:
+        return body
+    # Grammars without field names (Kotlin): the body is the wrapper's last named child.
+    children = wrapper.named_children
+    return children[-1] if children and children[-1].type.endswith("body") else None
+
+
 def container_nodes(parsed: Parsed, container: Definition | None) -> list[Node] | None:
     """The nodes directly in the container's body (the module's top level for None)."""
     root = parsed.tree.root_node
     if container is None:
         if parsed.offset:
-            wrapper = next((c for c in root.named_children if c.type == "class_declaration"), None)
-            body = wrapper.child_by_field_name("body") if wrapper is not None else None
+            # The wrapper is the one declaration around the payload: a class, or Rust's impl.
+            wrapper = next((c for c in root.named_children if c.type not in parsed.spec.comment_types), None)
+            body = _wrapper_body(wrapper) if wrapper is not None else None
             return list(body.named_children) if body is not None else None
         return list(root.named_children)
     body = _body(parsed.tree, container)
@@ -147,7 +177,7 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
         return None
     spec = parsed.spec
     scope = () if container is None else (*container.scope, container.name)
-    own = [d for d in parsed.definitions if d.scope == scope]
+    own = [d for d in parsed.definitions if d.container == scope]
     result: list[Member] = []
     taken: set[int] = set()
     for node in nodes:
@@ -169,13 +199,21 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
             )
             continue
         text = (node.text or b"").decode("utf-8", "replace")
-        kind = "import" if node.type in _IMPORT_TYPES else "statement"
+        kind = "import" if _is_import(spec, node) else "statement"
         key = field_key(node) if container is not None and spec.grammar != "python" else None
         if key is not None:
             kind = "field"  # an interface property or enum member: known by its name
         last = node.end_point[0] - parsed.offset
         result.append(Member(kind, row, last, node.start_byte, node.end_byte, text=squash(text), key=key or ""))
     return result
+
+
+def _is_import(spec: LanguageSpec, node: Node) -> bool:
+    if node.type in _IMPORT_TYPES or node.type in spec.import_types:
+        return True
+    # Kotlin gathers its imports in one `import_list`.
+    children = node.named_children
+    return bool(children) and all(c.type in spec.import_types or c.type in spec.comment_types for c in children)
 
 
 def text_of(lines: list[str], member: Member) -> str:

@@ -85,17 +85,23 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
     by_name: dict[str, list[int]] = {}
     for index, member in enumerate(payload_members):
         if member.kind == "definition" and member.definition is not None:
-            by_name.setdefault(member.definition.name, []).append(index)
-    for name, indices in by_name.items():
+            # Qualifiers a definition writes itself (a Go receiver, C++ `Class::`) are part of its name.
+            by_name.setdefault(_own_name(member.definition), []).append(index)
+    for qualified, indices in by_name.items():
+        name = qualified.rsplit(".", 1)[-1]
         kind = payload_members[indices[0]].definition.kind  # type: ignore[union-attr]
-        same_scope = [d for d in originals if d.scope == scope and d.name == name]
+        same_scope = [d for d in originals if d.container == scope and _own_name(d) == qualified]
         everywhere = plan.original.definitions  # TARGET_NODE finds a name at any depth, a hook's handler too
-        if not same_scope and any_depth and any(d.name == name for d in everywhere):
+        if not same_scope and any_depth and any(
+            d.qualified_name == qualified or d.qualified_name.endswith("." + qualified) for d in everywhere
+        ):
             try:
                 # A property and its setter share a name: the payload's shape may settle it (§4).
                 text = text_of(plan.lines, payload_members[indices[0]]) if len(indices) == 1 else ""
                 same_scope = [
-                    resolve_with_payload(Target(kind, (name,), None), everywhere, plan.file, plan.original.data, text)[0]
+                    resolve_with_payload(
+                        Target(kind, tuple(qualified.split(".")), None), everywhere, plan.file, plan.original.data, text
+                    )[0]
                 ]
             except AmbiguousTarget as error:
                 raise plan.fail(
@@ -132,7 +138,19 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
     return result
 
 
-def _container_header(parsed: Parsed, definition: Definition) -> str:
+def _own_name(definition: Definition) -> str:
+    """The definition's name with the qualifiers it writes itself: `Server.ServeHTTP` for a Go method."""
+    return ".".join((*definition.scope[len(definition.container) :], definition.name))
+
+
+def _headers_differ(plan: Plan, restated: Definition, original: Definition) -> bool:
+    """Whether the payload changes the container's own header line (or the attributes it restates)."""
+    # Decorators, attributes and `export` count only when the payload restates them: not restated, kept.
+    outer = restated.outer_start < restated.start
+    return _container_header(plan.payload, restated, outer) != _container_header(plan.original, original, outer)
+
+
+def _container_header(parsed: Parsed, definition: Definition, outer: bool = False) -> str:
     from kopipasta.members import container_nodes
 
     nodes = container_nodes(parsed, definition)
@@ -142,14 +160,22 @@ def _container_header(parsed: Parsed, definition: Definition) -> str:
         node = node.parent
     if node is not None and node.child_by_field_name("body") is not None:
         body_start = node.child_by_field_name("body").start_byte  # type: ignore[union-attr]
-    return squash(parsed.data[definition.start : body_start].decode("utf-8", "replace"))
+    start = definition.outer_start if outer else definition.start
+    return squash(parsed.data[start:body_start].decode("utf-8", "replace"))
 
 
 def _restates_all_members(plan: Plan, original: Definition, restated: Definition) -> bool:
     scope = (*original.scope, original.name)
     pscope = (*restated.scope, restated.name)
-    have = {d.name for d in structural(plan.original.definitions) if d.scope == scope}
-    sent = {d.name for d in plan.payload.definitions if d.scope == pscope}
+    # Only what stands inside the body: a Rust `impl Token` beside `enum Token` is not the enum's.
+    have = {
+        _own_name(d)
+        for d in structural(plan.original.definitions)
+        if d.container == scope and original.start <= d.start < original.end
+    }
+    sent = {
+        _own_name(d) for d in plan.payload.definitions if d.container == pscope and restated.start <= d.start < restated.end
+    }
     # Interface properties and enum members count too: `interface P { caption?: string }` sent for
     # a five-property interface adds one, it does not delete four.
     have |= {m.key for m in members(plan.original, original) or [] if m.kind == "field"}
@@ -252,7 +278,7 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
     is_container = found.kind in CONTAINER_KINDS
     if has_placeholder(plan.payload, member):
         if is_container:
-            if _container_header(plan.payload, member.definition) != _container_header(plan.original, found):
+            if _headers_differ(plan, member.definition, found):
                 raise plan.fail(
                     f"the elided {found.kind} {name} changes its own header line, which a merge by members cannot carry",
                     f"send the complete {found.kind} with `TARGET_NODE: {found.kind} {name}`",
@@ -266,7 +292,7 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
     if is_container and not explicit and not _restates_all_members(plan, found, member.definition):
         # A class sent with only the members that changed: the others stay (a block never deletes
         # what it does not mention).
-        if _container_header(plan.payload, member.definition) != _container_header(plan.original, found):
+        if _headers_differ(plan, member.definition, found):
             raise plan.fail(
                 f"{found.kind} {name} is sent with only some of its members and a changed header line",
                 f"send the complete {found.kind} with `TARGET_NODE: {found.kind} {name}`",
@@ -381,7 +407,7 @@ def merge_targeted(
     """
     original_span = data[target.outer_start : target.end]
     parsed = read_payload(spec, payload, original_span)
-    top = [d for d in structural(parsed.definitions) if not d.scope]
+    top = [d for d in structural(parsed.definitions) if not d.container]
     originals = structural(list_definitions(spec, tree))
     # With the target at its own top level, the payload stands where the target does: only the
     # target's siblings can be restated. Without it, the payload is a larger piece (the whole
@@ -390,7 +416,7 @@ def merge_targeted(
     restates_others = any(
         d.name != target.name
         and any(
-            o.name == d.name and (not beside_target or o.scope == target.scope)
+            o.name == d.name and (not beside_target or o.container == target.container)
             for o in originals
             if o.start != target.start
         )

@@ -64,6 +64,17 @@ OPERATION_OF_KEY = {
 }
 
 
+# The protocol's words for each operation (PROTOCOL.md §2), as the reply writes them.
+DIRECTIVE_OF_OPERATION = {
+    Operation.REPLACE_NODE: "TARGET_NODE",
+    Operation.SET_PATH: "TARGET_PATH",
+    Operation.INSERT_AFTER: "INSERT_AFTER",
+    Operation.INSERT_BEFORE: "INSERT_BEFORE",
+    Operation.APPEND_TO: "APPEND_TO",
+    Operation.DELETE_NODE: "DELETE_NODE",
+}
+
+
 @dataclass(frozen=True)
 class Patch:
     """What one block asks for: an operation on one file."""

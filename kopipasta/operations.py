@@ -17,7 +17,7 @@ from kopipasta.definitions import list_definitions
 from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
 from kopipasta.members import placeholder_rows, read_payload, structural
-from kopipasta.model import Operation, Patch
+from kopipasta.model import DIRECTIVE_OF_OPERATION, Operation, Patch
 from kopipasta.replace import replace_node
 from kopipasta.resolve import parse_target, resolve_with_payload
 from kopipasta.samename import did_you_mean, same_name
@@ -66,7 +66,8 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
     if not document.source.exists:
         elsewhere = same_name(document.root, patch.file) if document.root is not None else []
         raise TargetNotFound(
-            f"Cannot apply {patch.operation.name} to {patch.file}: the file does not exist",
+            f"Cannot apply {DIRECTIVE_OF_OPERATION.get(patch.operation, patch.operation.name)} {patch.target} to {patch.file}: "
+            "the file does not exist",
             did_you_mean(elsewhere) if elsewhere else "to create it, send the whole file with FILE and no target",
         )
     if patch.operation is Operation.SET_PATH:

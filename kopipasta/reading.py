@@ -69,15 +69,15 @@ def read_code_block(spec: LanguageSpec, data: bytes, tree: Tree, payload: str) -
         return Reading(WHOLE)
     original = read_file(spec, data, tree)
     file_definitions = structural(original.definitions)
-    top = [d for d in file_definitions if not d.scope]
+    top = [d for d in file_definitions if not d.container]  # where it stands: a Go method is top-level
     if not top:
         whole, _ = lines_whole(data.decode("utf-8", "replace"), payload)
         return Reading(WHOLE if whole else FRAGMENT)
     parsed = read_payload(spec, payload)
     sent = {d.qualified_name for d in structural(parsed.definitions)}
     missing = [d for d in file_definitions if d.qualified_name not in sent]
-    missing_top = [d for d in missing if not d.scope]
-    partial_container = any(d.scope and ".".join(d.scope) in sent for d in missing) or _fields_missing(
+    missing_top = [d for d in missing if not d.container]
+    partial_container = any(d.container and ".".join(d.container) in sent for d in missing) or _fields_missing(
         original, parsed, file_definitions
     )
     restated_top = len(top) - len(missing_top)

@@ -17,7 +17,7 @@ import difflib
 import json
 from typing import TYPE_CHECKING, Any
 
-from kopipasta.model import FileChange, Operation, Outcome, Report, Status
+from kopipasta.model import DIRECTIVE_OF_OPERATION, FileChange, Operation, Outcome, Report, Status
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -195,17 +195,6 @@ def _print_table(console: Console, header: tuple[str, ...], rows: list[tuple[str
         # Every cell a Text: a path like `[/]x.py` is the user's, not rich markup.
         table.add_row(*(Text(cell) for cell in row[:3]), Text(row[3], style=style), Text(row[4]))
     console.print(table)
-
-
-# The protocol's words for each operation (PROTOCOL.md §2), as the reply writes them.
-DIRECTIVE_OF_OPERATION = {
-    Operation.REPLACE_NODE: "TARGET_NODE",
-    Operation.SET_PATH: "TARGET_PATH",
-    Operation.INSERT_AFTER: "INSERT_AFTER",
-    Operation.INSERT_BEFORE: "INSERT_BEFORE",
-    Operation.APPEND_TO: "APPEND_TO",
-    Operation.DELETE_NODE: "DELETE_NODE",
-}
 
 
 def _target_label(outcome: Outcome) -> str:

@@ -69,6 +69,7 @@ class Hunk:
     old_start: int | None = None  # a diff's `@@ -N`: where the old text starts
     anchors: tuple[str, ...] = ()  # an envelope's `@@ class X` lines, outermost first
     at_end: bool = False  # envelope `*** End of File`: the old text ends the file
+    padded: int = 0  # blank context lines put back from the header's counts (see _diff_hunks)
 
     @property
     def old(self) -> list[str]:
@@ -357,6 +358,7 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
             counted = int(header["count"]) if header["count"] is not None else (1 if header["old"] else None)
             while body and body[-1] == (" ", "") and (counted is None or sum(op != "+" for op, _ in body) > counted):
                 body.pop()
+            padded = 0
             if i >= len(lines) and header["count"] is not None and header["new_count"] is not None:
                 # The reply's trailing blank lines were trimmed with the fence: the counts put back
                 # the blank context lines the last hunk ends with.
@@ -364,8 +366,9 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
                     header["new_count"]
                 ):
                     body.append((" ", ""))
+                    padded += 1
             old = header["old"]
-            hunks.append(Hunk(tuple(body), len(hunks) + 1, int(old) if old else None))
+            hunks.append(Hunk(tuple(body), len(hunks) + 1, int(old) if old else None, padded=padded))
             continue
         if not line.strip():
             i += 1

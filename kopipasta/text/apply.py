@@ -12,7 +12,7 @@ adds its lines twice. The caller checks the syntax and writes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
 from kopipasta.indent import Unit, detect_unit
@@ -249,9 +249,17 @@ def apply_hunks(text: str, hunks: tuple[Hunk, ...], *, form: str, path: str, new
         expected = hunk.old_start - 1 + delta if hunk.old_start else None
         if expected is not None and hunk.old_start == 0:
             expected = None
-        tiers.append(
-            apply_hunk(lines, hunk, label=hunk_label(form, path, hunk), expected=expected, file_unit=file_unit, newline=newline)
-        )
+        label = hunk_label(form, path, hunk)
+        try:
+            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline)
+        except TargetNotFound:
+            if not hunk.padded:
+                raise
+            # The blank lines the header's counts put back may be the model's miscount, not
+            # trimmed context: the hunk as written, still matched whole and exactly once.
+            hunk = replace(hunk, lines=hunk.lines[: -hunk.padded], padded=0)
+            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline)
+        tiers.append(tier)
         delta += len(hunk.new) - len(hunk.old)
     return lines.text(newline), tiers
 
