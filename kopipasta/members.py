@@ -136,8 +136,21 @@ def _unwrapped(definition: Definition) -> Definition:
 
 def structural(definitions: list[Definition]) -> list[Definition]:
     """Definitions that are not inside a function: what a file or class is made of."""
-    functions = [d for d in definitions if d.kind in _FUNCTION_KINDS]
-    return [d for d in definitions if not any(f.start <= d.start < f.end and f is not d for f in functions)]
+    # One sweep in start order, not a function-by-definition scan: a 20,000-line file has thousands.
+    # d is inside a function f when f.start <= d.start < f.end, f not d.
+    starts_of_functions: dict[int, int] = {}
+    for d in definitions:
+        if d.kind in _FUNCTION_KINDS:
+            starts_of_functions[d.start] = starts_of_functions.get(d.start, 0) + 1
+    inside: set[int] = set()
+    reach = -1  # the furthest end of the functions already swept (each starts at or before d)
+    for d in sorted(definitions, key=lambda d: d.start):
+        same_start = starts_of_functions.get(d.start, 0) - (1 if d.kind in _FUNCTION_KINDS else 0)
+        if reach > d.start or same_start > 0:
+            inside.add(id(d))
+        if d.kind in _FUNCTION_KINDS:
+            reach = max(reach, d.end)
+    return [d for d in definitions if id(d) not in inside]
 
 
 def _body(tree: Tree, definition: Definition) -> Node | None:

@@ -408,6 +408,8 @@ def merge_targeted(
     original_span = data[target.outer_start : target.end]
     parsed = read_payload(spec, payload, original_span)
     top = [d for d in structural(parsed.definitions) if not d.container]
+    if not parsed.placeholders and all(d.name == target.name for d in top):
+        return None  # the common case, told without listing the whole file's definitions
     originals = structural(list_definitions(spec, tree))
     # With the target at its own top level, the payload stands where the target does: only the
     # target's siblings can be restated. Without it, the payload is a larger piece (the whole
