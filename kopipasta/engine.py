@@ -106,6 +106,7 @@ def _apply_blocks(
             text_patch = read_text_patch(block)
         except PatchError as error:
             outcomes.append(_failed(block, None, error.message, error.hint, type(error).__name__))
+            _hold_file(root, files, block, options)
             continue
         if text_patch is not None:
             outcomes.extend(_apply_text_block(block, text_patch, root, files, options))
@@ -125,6 +126,19 @@ def _apply_blocks(
         )
     report = _commit(project, outcomes, files, strict=options.strict, partial=options.partial)
     return replace(report, notes=(*(project.notes if project else ()), *notes))
+
+
+def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: _Options) -> None:
+    """A block that names its file but cannot be read still holds that file back (PROTOCOL.md §7)."""
+    if block.file is None:
+        return
+    try:
+        _, state = _file_state(root, files, block.file, options.only, options.force)
+    except (PatchError, OSError):
+        return  # the path itself is refused: no document to hold back
+    state.blocks.append(block.index)
+    if state.failed_block is None:
+        state.failed_block = block.index
 
 
 def _reply_error(message: str) -> Report:
