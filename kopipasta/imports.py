@@ -274,7 +274,7 @@ def _has(existing: list[_Import], wanted: _Import, binding: _Binding) -> bool:
 # --- merging -------------------------------------------------------------------------
 
 
-def _line_end(data: bytes, offset: int) -> int:
+def line_end(data: bytes, offset: int) -> int:
     """The end of the line holding `offset`, before its newline."""
     end = data.find(b"\n", offset)
     if end < 0:
@@ -282,7 +282,7 @@ def _line_end(data: bytes, offset: int) -> int:
     return end - 1 if end > 0 and data[end - 1 : end] == b"\r" else end
 
 
-def _indentation(data: bytes, offset: int) -> bytes:
+def indentation(data: bytes, offset: int) -> bytes:
     line = data[line_start(data, offset) : offset]
     return line[: len(line) - len(line.lstrip(b" \t"))]
 
@@ -293,8 +293,8 @@ def _add_names(data: bytes, target: _Import, names: list[str], newline: bytes) -
     trailing_comma = last.next_sibling is not None and last.next_sibling.type == ","
     encoded = [n.encode("utf-8") for n in names]
     if target.close is not None and target.close.start_point[0] > last.end_point[0]:
-        indent = _indentation(data, last.start_byte)
-        end = _line_end(data, last.end_byte)
+        indent = indentation(data, last.start_byte)
+        end = line_end(data, last.end_byte)
         if trailing_comma:
             return TextEdit(end, end, b"".join(newline + indent + n + b"," for n in encoded))
         separator = b"," + newline + indent
@@ -368,7 +368,7 @@ def _header_end(spec: LanguageSpec, data: bytes, root: Node) -> int | None:
                 break
             next_row = header.pop().start_point[0]
         break
-    return _line_end(data, header[-1].end_byte) if header else None
+    return line_end(data, header[-1].end_byte) if header else None
 
 
 def _insert_new(
@@ -381,15 +381,15 @@ def _insert_new(
     if top:
         futures = [imp for imp in top if imp.form == "future"]
         if future and futures:
-            end = _line_end(data, futures[-1].node.end_byte)
+            end = line_end(data, futures[-1].node.end_byte)
             edits.append(TextEdit(end, end, b"".join(newline + s for s in future)))
         elif future:
             start = line_start(data, top[0].node.start_byte)
             edits.append(TextEdit(start, start, newline.join(future) + newline + newline))
         if other:
-            end = _line_end(data, top[-1].node.end_byte)
+            end = line_end(data, top[-1].node.end_byte)
             # At the imports' own indentation: a Svelte component's script is indented.
-            indent = _indentation(data, top[-1].node.start_byte)
+            indent = indentation(data, top[-1].node.start_byte)
             edits.append(TextEdit(end, end, b"".join(newline + indent + s for s in other)))
         return edits
     block = newline.join(future)

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kopipasta.imports import indentation, line_end
 from kopipasta.languages import LanguageSpec, parse
 from kopipasta.splice import line_start
 
@@ -146,16 +147,6 @@ def _file_imports(spec: LanguageSpec, root: Node) -> list[Node]:
     return found
 
 
-def _line_end(data: bytes, offset: int) -> int:
-    end = data.find(b"\n", offset)
-    if end < 0:
-        return len(data)
-    return end - 1 if end > 0 and data[end - 1 : end] == b"\r" else end
-
-
-def _indentation(data: bytes, offset: int) -> bytes:
-    line = data[line_start(data, offset) : offset]
-    return line[: len(line) - len(line.lstrip(b" \t"))]
 
 
 def _last_row(node: Node) -> int:
@@ -168,7 +159,7 @@ def _header_anchor(spec: LanguageSpec, rules: _Rules, data: bytes, root: Node) -
     """Where a file without imports gets its first: the end of its package line, else of its leading comments."""
     headers = [c for c in root.children if c.type in rules.header_types]
     if headers:
-        return _line_end(data, headers[-1].start_byte + len((headers[-1].text or b"").rstrip()))
+        return line_end(data, headers[-1].start_byte + len((headers[-1].text or b"").rstrip()))
     comments: list[Node] = []
     for child in root.children:
         if child.type in spec.comment_types:
@@ -182,7 +173,7 @@ def _header_anchor(spec: LanguageSpec, rules: _Rules, data: bytes, root: Node) -
     if not comments:
         return None
     last = comments[-1]
-    return _line_end(data, last.start_byte + len((last.text or b"").rstrip()))
+    return line_end(data, last.start_byte + len((last.text or b"").rstrip()))
 
 
 # --- planning ---------------------------------------------------------------------------
@@ -300,7 +291,7 @@ def _sorted_insertions(data: bytes, existing: list[Node], statements: list[str],
             start = line_start(data, following.start_byte)
             edits.append(TextEdit(start, start, statement.encode("utf-8") + eol))
         else:
-            end = _line_end(data, _own_end(run[-1]))
+            end = line_end(data, _own_end(run[-1]))
             edits.append(TextEdit(end, end, eol + statement.encode("utf-8")))
     return edits
 
@@ -335,7 +326,7 @@ def _join_go_group(data: bytes, group: Node, lines: list[bytes], eol: bytes) -> 
         return [TextEdit(start, start, b"".join(b"\t" + line + eol for line in lines))]
     run = _last_run(specs)
     paths = [_go_path(_text(spec)) for spec in run]
-    indent = _indentation(data, run[-1].start_byte)
+    indent = indentation(data, run[-1].start_byte)
     edits: list[TextEdit] = []
     for line in sorted(lines, key=lambda text: _go_path(text.decode("utf-8"))):
         path = _go_path(line.decode("utf-8"))
@@ -344,7 +335,7 @@ def _join_go_group(data: bytes, group: Node, lines: list[bytes], eol: bytes) -> 
             start = line_start(data, following.start_byte)
             edits.append(TextEdit(start, start, indent + line + eol))
         else:
-            end = _line_end(data, run[-1].end_byte)
+            end = line_end(data, run[-1].end_byte)
             edits.append(TextEdit(end, end, eol + indent + line))
     return edits
 

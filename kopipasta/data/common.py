@@ -65,3 +65,14 @@ def kind_of(word: str) -> str:
 def out_of_range(failed: str, index: int, count: int, where: str) -> str:
     items = f"{count} item" + ("" if count == 1 else "s")
     return f"{failed}: index {index} is out of range at {where} ({items})"
+
+
+def dedent(text: str, indent_chars: str = " \t") -> str:
+    """A payload without its blank first and last lines and its common indentation."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    margin = min((len(line) - len(line.lstrip(indent_chars)) for line in lines if line.strip()), default=0)
+    return "\n".join(line[margin:] for line in lines)

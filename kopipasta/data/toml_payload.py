@@ -11,7 +11,7 @@ from typing import Any
 
 from tree_sitter import Node
 
-from kopipasta.data.common import Key
+from kopipasta.data.common import Key, dedent
 from kopipasta.data.toml_tree import (
     key_node_of,
     key_parts,
@@ -33,16 +33,6 @@ class Payload:
     text: str  # "\n" line breaks, no common indentation
     value: Any
     is_body: bool  # `key = value` lines (a table's body), not one value
-
-
-def dedent(text: str) -> str:
-    lines = text.replace("\r\n", "\n").split("\n")
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    margin = min((len(line) - len(line.lstrip(" \t")) for line in lines if line.strip()), default=0)
-    return "\n".join(line[margin:] for line in lines)
 
 
 def read_payload(text: str, path: str, file: str) -> Payload:

@@ -12,6 +12,7 @@ import yaml
 from tree_sitter import Node
 
 from kopipasta.data.common import Key, same_data
+from kopipasta.data.common import dedent as common_dedent
 from kopipasta.data.yaml_tree import (
     BLOCK,
     DECORATIONS,
@@ -83,13 +84,7 @@ class Payload:
 
 
 def dedent(text: str) -> str:
-    lines = text.replace("\r\n", "\n").split("\n")
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    margin = min((len(line) - len(line.lstrip(" ")) for line in lines if line.strip()), default=0)
-    return "\n".join(line[margin:] for line in lines)
+    return common_dedent(text, " ")  # YAML indents with spaces only: a tab is content
 
 
 def read_payload(text: str, path: str, file: str) -> Payload:
