@@ -537,3 +537,5 @@ key_list = _key_list
 load_json = _load
 key_of = _key_of
 members = _members
+value_at = _value_at
+with_value = _with_value

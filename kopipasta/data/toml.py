@@ -37,6 +37,7 @@ from tree_sitter import Node
 from kopipasta.data.common import (
     Key,
     TopKey,
+    dedent,
     key_list,
     newline_of,
     out_of_range,
@@ -48,15 +49,12 @@ from kopipasta.data.toml_payload import (
     Payload,
     as_one_value,
     body_text,
-    dedent,
     key_written,
     read_payload,
     restated,
     spread_like,
     string_like,
-    value_at,
     with_newline,
-    with_value,
 )
 from kopipasta.data.toml_tree import (
     Section,
@@ -71,6 +69,7 @@ from kopipasta.data.toml_tree import (
     toml_parser,
     value_node_of,
 )
+from kopipasta.datapath import value_at, with_value
 from kopipasta.errors import SyntaxCheckError, TargetNotFound
 
 if sys.version_info >= (3, 11):

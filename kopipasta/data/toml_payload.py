@@ -18,6 +18,7 @@ from kopipasta.data.toml_tree import (
     toml_parser,
     value_node_of,
 )
+from kopipasta.datapath import value_at
 from kopipasta.errors import PayloadError
 
 if sys.version_info >= (3, 11):
@@ -99,19 +100,6 @@ def _flatten_keys(data: Any) -> list[str]:
     return keys
 
 
-def value_at(data: Any, keys: list[Key]) -> Any:
-    for key in keys:
-        data = data[key]
-    return data
-
-
-def with_value(data: Any, keys: list[Key], value: Any) -> Any:
-    if not keys:
-        return value
-    copy: Any = dict(data) if isinstance(data, dict) else list(data)
-    head, rest = keys[0], keys[1:]
-    copy[head] = with_value(data[head], rest, value) if rest else value  # type: ignore[index]
-    return copy
 
 
 def key_written(key: str) -> str:
