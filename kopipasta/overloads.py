@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from kopipasta.definitions import Definition
+from kopipasta.shape import only_fit
 
 # How far into a definition its parameter list is looked for.
 _SIGNATURE_CAP = 2000
@@ -42,12 +43,4 @@ def pick_by_parameters(candidates: list[Definition], data: bytes, payload: str) 
         return None
     lists = [parameters(data[d.start : min(d.end, d.start + _SIGNATURE_CAP)].decode("utf-8", "replace"), name) for d in candidates]
     fitting = [d for d, found in zip(candidates, lists, strict=True) if found == wanted]
-    if len(fitting) != 1:
-        return None
-    chosen = fitting[0]
-    others = ", ".join(str(d.line) for d in candidates if d is not chosen)
-    note = (
-        f"'{chosen.qualified_name}' is overloaded: took line {chosen.line}, "
-        f"the one with the payload's parameters (not line {others})"
-    )
-    return chosen, note
+    return only_fit(candidates, fitting, "is overloaded", "parameters")

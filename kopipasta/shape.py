@@ -91,13 +91,20 @@ def pick_by_shape(
     if len(set(shapes)) < 2:
         return None
     fitting = [d for d, shape in zip(candidates, shapes, strict=True) if shape == wanted]
+    return only_fit(candidates, fitting, "is ambiguous", wanted.describe())
+
+
+def only_fit(
+    candidates: list[Definition], fitting: list[Definition], situation: str, what: str
+) -> tuple[Definition, str] | None:
+    """The one candidate that fits the payload, with the note that says why; None unless exactly one."""
     if len(fitting) != 1:
         return None
     chosen = fitting[0]
     others = ", ".join(str(d.line) for d in candidates if d is not chosen)
     note = (
-        f"'{chosen.qualified_name}' is ambiguous: took line {chosen.line}, "
-        f"the one with the payload's {wanted.describe()} (not line {others})"
+        f"'{chosen.qualified_name}' {situation}: took line {chosen.line}, "
+        f"the one with the payload's {what} (not line {others})"
     )
     return chosen, note
 
