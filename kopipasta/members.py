@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING
 from kopipasta import wholefile
 from kopipasta.definitions import Definition, comment_block_start, list_definitions
 from kopipasta.fields import field_key
-from kopipasta.languages import LanguageSpec, has_syntax_error, parse
-from kopipasta.render import payload_tree
+from kopipasta.languages import LanguageSpec, parse
+from kopipasta.render import payload_tree, wrapped_tree
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
-_IMPORT_TYPES = ("import_statement", "import_from_statement", "future_import_statement")
 _FUNCTION_KINDS = frozenset({"function", "method"})
 # Definitions whose body holds members, merged member by member when elided.
 CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait"})
@@ -102,11 +101,10 @@ def read_payload(spec: LanguageSpec, payload: str, original: bytes | None = None
     if not offset and not definitions:
         # Some grammars (Java) read a bare method at the top level without an error, but as no
         # method: inside the class wrapper it is one.
-        for opening, closing in spec.payload_wrappers:
-            wrapped = parse(spec, (opening + text + closing).encode("utf-8"))
-            if not has_syntax_error(spec, wrapped.root_node):
-                tree, offset, definitions = wrapped, opening.count("\n"), list_definitions(spec, wrapped)
-                break
+        wrapped = wrapped_tree(spec, text)
+        if wrapped is not None:
+            tree, offset = wrapped
+            definitions = list_definitions(spec, tree)
     data = tree.root_node.text or b""
     wrapper = _wrapper_name(spec, data) if offset else None
     if wrapper is not None:  # a class wrapper; PHP's `<?php` alone wraps no definition
@@ -222,7 +220,7 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
 
 
 def _is_import(spec: LanguageSpec, node: Node) -> bool:
-    if node.type in _IMPORT_TYPES or node.type in spec.import_types:
+    if node.type in spec.import_types:
         return True
     # Kotlin gathers its imports in one `import_list`.
     children = node.named_children

@@ -22,21 +22,29 @@ def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
     Class members do not parse at the top level (JS/TS, Java, C++, PHP …), nor does PHP
     without `<?php`: the language's wrappers are tried in turn.
     """
-    first: tuple[Tree, int] | None = None
+    alone: Tree | None = None
     if spec.payload_parses_alone:
-        tree = parse(spec, payload.encode("utf-8"))
-        if not has_syntax_error(spec, tree.root_node):
-            return tree, 0
-        first = (tree, 0)
+        alone = parse(spec, payload.encode("utf-8"))
+        if not has_syntax_error(spec, alone.root_node):
+            return alone, 0
+    wrapped = wrapped_tree(spec, payload)
+    if wrapped is not None:
+        return wrapped
+    if alone is not None:
+        return alone, 0
+    if spec.payload_wrappers:  # nothing parses: the first wrapper's tree shows where it breaks
+        opening, closing = spec.payload_wrappers[0]
+        return parse(spec, (opening + payload + closing).encode("utf-8")), opening.count("\n")
+    return parse(spec, payload.encode("utf-8")), 0  # a language with no wrapper parses its payload alone
+
+
+def wrapped_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int] | None:
+    """The payload parsed inside the first of the language's wrappers that takes it without an error."""
     for opening, closing in spec.payload_wrappers:
         wrapped = parse(spec, (opening + payload + closing).encode("utf-8"))
-        offset = opening.count("\n")
         if not has_syntax_error(spec, wrapped.root_node):
-            return wrapped, offset
-        first = first or (wrapped, offset)
-    if first is None:  # a language with no wrapper must parse its payload alone
-        first = (parse(spec, payload.encode("utf-8")), 0)
-    return first
+            return wrapped, opening.count("\n")
+    return None
 
 
 def string_lines(spec: LanguageSpec, payload: str) -> tuple[set[int], dict[int, int]]:
