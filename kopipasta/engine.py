@@ -36,6 +36,13 @@ class _FileState:
     names: set[str] = field(default_factory=set)  # the paths blocks wrote for it (an alias is a second name)
     renamed_with: list[str] = field(default_factory=list)  # the other end of a rename: written together or not at all
 
+    def fail(self, block_index: int) -> None:
+        """Block `block_index` failed on this file: it holds the file back (PROTOCOL.md §7)."""
+        if block_index not in self.blocks:
+            self.blocks.append(block_index)
+        if self.failed_block is None:
+            self.failed_block = block_index
+
 
 def apply_reply(
     text: str,
@@ -136,9 +143,7 @@ def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: 
         _, state = _file_state(root, files, block.file, options.only, options.force)
     except (PatchError, OSError):
         return  # the path itself is refused: no document to hold back
-    state.blocks.append(block.index)
-    if state.failed_block is None:
-        state.failed_block = block.index
+    state.fail(block.index)
 
 
 def _reply_error(message: str) -> Report:
@@ -169,18 +174,16 @@ def _apply_block(
         )
     except PatchError as error:
         if state is not None:
-            state.blocks.append(block.index)
-            if state.failed_block is None:
-                state.failed_block = block.index
+            state.fail(block.index)
         return _failed(block, patch, error.message, error.hint, type(error).__name__)
     except (OSError, MemoryError, RecursionError) as error:
-        if state is not None and state.failed_block is None:
-            state.failed_block = block.index
+        if state is not None:
+            state.fail(block.index)
         message, hint = _system_failure(block, patch, error)
         return _failed(block, patch, message, hint, type(error).__name__)
     except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
-        if state is not None and state.failed_block is None:
-            state.failed_block = block.index
+        if state is not None:
+            state.fail(block.index)
         return _failed(
             block, patch, f"Internal error ({type(error).__name__}: {error})",
             "this is a bug in kopipasta; please report it with the reply", "InternalError",
@@ -248,9 +251,7 @@ def _apply_text_block(
         results = apply_text_patch(text_patch, current, allow_delete=options.allow_delete)
     except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
         for path in touched:
-            files[path].blocks.append(block.index)
-            if files[path].failed_block is None:
-                files[path].failed_block = block.index
+            files[path].fail(block.index)
         failing = touched[-1] if touched else block.file
         if isinstance(error, PatchError):
             message, hint, kind = error.message, error.hint, type(error).__name__
