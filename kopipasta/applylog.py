@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from kopipasta.model import TARGET_KEYS, Block, Outcome, Report, Status
+from kopipasta.model import TARGET_KEYS, Block, Operation, Outcome, Report, Status
 
 LOG_NAME = "log.jsonl"
 _DIFF = re.compile(r"^--- \S.*\n\+\+\+ \S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@|^\*\*\* Begin Patch", re.MULTILINE)
@@ -88,10 +88,9 @@ def _block_entry(outcome: Outcome, block: Block | None) -> dict[str, Any]:
 def _form(outcome: Outcome, block: Block | None) -> str:
     # A stage that knows how it read the block says so: a file block's reading
     # ("whole file", "inferred fragment", "merged elision"), or a text patch's kind.
-    told = getattr(outcome, "reading", "")
-    if isinstance(told, str) and told:
-        return told
-    if outcome.operation is not None and outcome.operation.name == "TEXT_PATCH" and outcome.target:
+    if outcome.reading:
+        return outcome.reading
+    if outcome.operation is Operation.TEXT_PATCH and outcome.target:
         return outcome.target
     if block is None:
         return "file" if outcome.target is None else "directive"

@@ -72,7 +72,7 @@ def _no_patch_message(reason: str) -> str:
 
 def _header(outcome: Outcome) -> str:
     parts = [f"FILE: {outcome.file}" if outcome.file else "no FILE"]
-    if outcome.operation is not None and outcome.operation.name == "TEXT_PATCH":
+    if outcome.operation is Operation.TEXT_PATCH:
         parts.append(outcome.target or "text patch")  # a diff or search/replace block (PROTOCOL.md §8)
     elif outcome.operation is not None and outcome.target is not None:
         parts.append(f"{DIRECTIVE_OF_OPERATION.get(outcome.operation, outcome.operation.name)}: {outcome.target}")

@@ -85,6 +85,11 @@ class Patch:
     target: str | None  # the raw target text (`function TableBody`, `dependencies`), None for whole-file
     payload: str
 
+    @property
+    def directive(self) -> str:
+        """The header as the protocol words it: `TARGET_NODE function TableBody`."""
+        return f"{DIRECTIVE_OF_OPERATION.get(self.operation, self.operation.name)} {self.target}"
+
 
 class Status(str, enum.Enum):
     APPLIED = "applied"

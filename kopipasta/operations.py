@@ -17,7 +17,7 @@ from kopipasta.definitions import list_definitions
 from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
 from kopipasta.members import placeholder_rows, read_payload, structural
-from kopipasta.model import DIRECTIVE_OF_OPERATION, Operation, Patch
+from kopipasta.model import Operation, Patch
 from kopipasta.replace import replace_node
 from kopipasta.resolve import parse_target, resolve_with_payload
 from kopipasta.samename import did_you_mean, same_name
@@ -66,8 +66,7 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
     if not document.source.exists:
         elsewhere = same_name(document.root, patch.file) if document.root is not None else []
         raise TargetNotFound(
-            f"Cannot apply {DIRECTIVE_OF_OPERATION.get(patch.operation, patch.operation.name)} {patch.target} to {patch.file}: "
-            "the file does not exist",
+            f"Cannot apply {patch.directive} to {patch.file}: the file does not exist",
             did_you_mean(elsewhere) if elsewhere else "to create it, send the whole file with FILE and no target",
         )
     if patch.operation is Operation.SET_PATH:
@@ -91,21 +90,18 @@ def _embedded_code(patch: Patch, document: Document) -> Edit:
         edit = _code_patch(patch, Document(view, spec))
         return edit.data, edit.note
 
-    key = "TARGET_NODE" if patch.operation is Operation.REPLACE_NODE else patch.operation.name
-    data, note = embedded.apply_in_view(document.spec, document.source, f"{key} {patch.target}", run)
+    data, note = embedded.apply_in_view(document.spec, document.source, patch.directive, run)
     return Edit(data, None, note)
 
 
 def _code_document(patch: Patch, document: Document) -> LanguageSpec:
     if document.spec is None and data_formats.format_of(patch.file) is not None:
-        key = "TARGET_NODE" if patch.operation is Operation.REPLACE_NODE else patch.operation.name
-        message, hint = hints.target_node_on_data(patch.file, f"{key} {patch.target}", document.source.data)
+        message, hint = hints.target_node_on_data(patch.file, patch.directive, document.source.data)
         raise UnsupportedFile(message, hint)
     if document.spec is None:
         supported = ", ".join(ext for spec in LANGUAGES for ext in spec.extensions)
-        key = "TARGET_NODE" if patch.operation is Operation.REPLACE_NODE else patch.operation.name
         raise UnsupportedFile(
-            f"{key} {patch.target} in {patch.file}: no grammar for this file type (supported: {supported})",
+            f"{patch.directive} in {patch.file}: no grammar for this file type (supported: {supported})",
             "send the whole file instead (FILE and no target)",
         )
     return document.spec
