@@ -1,187 +1,114 @@
-"""Whole-process timings of `kopipasta apply`, as ratios to a baseline timed in the same run.
+"""Whole-process timings of kopipasta, as ratios to tools timed in the same rounds.
 
-    python bench/bench.py [--repeat N]
+    python bench/bench.py                      # every row, --repeat 5
+    python bench/bench.py --repeat 9           # more rounds, steadier medians
+    python bench/bench.py --only a py100k mem  # some rows (a key, or text in the label)
+    python bench/bench.py --original /tmp/orig/bin/python   # also pair the original kopipasta
 
-Shared machines are noisy, so absolute seconds mean little; every scenario is
-reported as its median over N runs divided by the median of
-`python -c "import tree_sitter"` measured alongside it, the floor any
-Tree-sitter tool pays. Scenarios (issue 2, "Speed"):
+What is measured: each command's CPU time (user + system, from `wait4`, so a
+child's own children count) and wall time, over whole processes. Shared
+machines are noisy, so every row runs in rounds: each round runs our command
+and every comparator once, one after another, and each ratio is taken within
+its round; the row reports the median ratio (and each tool's median CPU time
+in brackets). Ratios hold when the machine's load drifts; absolute times do
+not. Each tool works in its own copy of the scratch project, restored before
+every run (untimed), and is checked after every run: ours must leave exactly
+the bytes the row's edits compute, the comparators the same bytes, `nodes` and
+`prompt` must print the names and files asked for. A tool that does not do the
+work stops the bench with the reason. Runs use Python's bytecode cache, after
+one untimed warm-up run of each tool.
 
-  a  one block in a 300-line Python file
-  b  50 blocks over 20 files (Python and TypeScript)
-  c  one block in a 20,000-line Python file
-  d  one block in a 300-line Go file (a tab-indented file, a space-indented payload)
-  e  one block in a 20,000-line Go file
+Comparators (see bench/tools.py):
+  import ts  `python -c "import tree_sitter"`, the floor any Tree-sitter tool in Python pays
+  bare       bench/bare_splice.py: import, parse, find the definition at a known offset,
+             splice, tree.edit + incremental reparse, syntax check, atomic write
+  ast-grep   `ast-grep scan --rule R --update-all FILE` (Rust), when installed:
+             `pip install ast-grep-cli` (the `bench` extra); Debian's `sg` is not it
+  original   the original kopipasta 0.70.0 with `--original PYTHON`, given the same edits
+             as search/replace blocks (or the same diff); it has its own venv, since it
+             shares our package name:
+                 python -m venv /tmp/orig && /tmp/orig/bin/pip install kopipasta==0.70.0
+                 python bench/bench.py --original /tmp/orig/bin/python
+  parse      bench/bare_parse.py: import, parse, exit (the peak-memory floor)
 
-The project is restored before every run (outside the timing), so each run
-really applies its patches and writes the files. Runs use Python's bytecode
-cache, as installed tools do, after one untimed warm-up run.
+Rows a–e are the scenarios the README's history quotes (issue 2); the others
+are issue 9's: real code (click's formatting.py, a React layout), the scaling
+rows on real Python (click + rich concatenated), a row per kind of input, the
+read-only commands, and peak memory on 100k lines. Each goal of issue 9 is
+printed beside its row, met or not met.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import os
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
+if __package__ in (None, ""):  # run as `python bench/bench.py`: make `bench` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-def python_module(functions: int, name: str = "svc") -> str:
-    """A plausible module: a class with `functions` methods of ~10 lines each, and helpers."""
-    lines = ['"""Generated benchmark module."""', "", "import math", "", "", f"class {name.title()}:"]
-    for i in range(functions):
-        lines += [
-            f"    def method_{i}(self, x: int, y: int) -> int:",
-            f'        """Compute thing {i}."""',
-            "        total = 0",
-            "        for k in range(x):",
-            "            if k % 3 == 0:",
-            "                total += k * y",
-            "            else:",
-            "                total -= int(math.sqrt(k))",
-            "        return total",
-            "",
-        ]
-    return "\n".join(lines) + "\n"
+from bench import scenarios as sc  # noqa: E402
+from bench import tools  # noqa: E402
+from bench.timing import Run, Tool, measure_paired, median_ratio  # noqa: E402
+
+IMPORT, BARE, AST_GREP, ORIGINAL, PARSE = "import", "bare", "ast-grep", "original", "parse"
+COLUMNS = (IMPORT, BARE, AST_GREP, ORIGINAL)
+HEADINGS = {IMPORT: "÷ import ts", BARE: "÷ bare", AST_GREP: "÷ ast-grep", ORIGINAL: "÷ original", PARSE: "÷ bare parse"}
 
 
-def ts_module(functions: int) -> str:
-    lines = ['import { api } from "./api";', ""]
-    for i in range(functions):
-        lines += [
-            f"export function handler{i}(id: string): Promise<number> {{",
-            "  const started = Date.now();",
-            f"  return api.get(`/items/${{id}}/{i}`).then((r) => {{",
-            "    return r.length + (Date.now() - started);",
-            "  });",
-            "}",
-            "",
-        ]
-    return "\n".join(lines)
+def cpu(run: Run) -> float:
+    return run.cpu
 
 
-def go_module(functions: int) -> str:
-    """A plausible Go file: a struct with `functions` methods of ~10 lines each, tab-indented."""
-    lines = ["package svc", "", "import (", '\t"math"', ")", "", "// Svc computes things.", "type Svc struct {", "\tscale int", "}", ""]
-    for i in range(functions):
-        lines += [
-            f"// Method{i} computes thing {i}.",
-            f"func (s *Svc) Method{i}(x, y int) int {{",
-            "\ttotal := 0",
-            "\tfor k := 0; k < x; k++ {",
-            "\t\tif k%3 == 0 {",
-            "\t\t\ttotal += k * y * s.scale",
-            "\t\t} else {",
-            "\t\t\ttotal -= int(math.Sqrt(float64(k)))",
-            "\t\t}",
-            "\t}",
-            "\treturn total",
-            "}",
-            "",
-        ]
-    return "\n".join(lines)
+def rss(run: Run) -> float:
+    return float(run.max_rss_kib)
 
 
-def go_block(file: str, i: int) -> str:
-    return (
-        f"```go\n// FILE: {file}\n// TARGET_NODE: method Svc.Method{i}\n"
-        f"func (s *Svc) Method{i}(x, y int) int {{\n"
-        "    total := 0\n"
-        "    for k := 0; k < x; k += 3 {\n"
-        "        total += k * y * s.scale\n"
-        "    }\n"
-        "    return total\n}\n```\n\n"
-    )
+@dataclass(frozen=True)
+class Goal:
+    versus: str
+    limit: float
+    memory: bool = False
 
 
-def python_block(file: str, i: int) -> str:
-    return (
-        f"```python\n# FILE: {file}\n# TARGET_NODE: method Svc.method_{i}\n"
-        f"def method_{i}(self, x: int, y: int) -> int:\n"
-        f'  """Compute thing {i}, faster."""\n'
-        "  return sum(k * y for k in range(0, x, 3))\n```\n\n"
-    )
+@dataclass(frozen=True)
+class Row:
+    key: str
+    label: str
+    build: Callable[[], sc.Scenario]
+    comparators: tuple[str, ...] = ()
+    goals: tuple[Goal, ...] = ()
+    memory: bool = False  # report peak memory against `parse` instead of time
 
 
-def ts_block(file: str, i: int) -> str:
-    return (
-        f"```ts\n// FILE: {file}\n// TARGET_NODE: function handler{i}\n"
-        f"export async function handler{i}(id: string): Promise<number> {{\n"
-        f"    const r = await api.get(`/items/${{id}}/{i}`);\n"
-        "    return r.length;\n}\n```\n\n"
-    )
+SMALL = (Goal(IMPORT, 2.5),)
+BIG = (Goal(AST_GREP, 1.0), Goal(BARE, 1.3))
+READ_ONLY = (Goal(IMPORT, 3.0),)
 
-
-def scenario_a(root: Path) -> str:
-    (root / "svc.py").write_text(python_module(30))  # ~300 lines
-    return "Here you go:\n\n" + python_block("svc.py", 17)
-
-
-def scenario_b(root: Path) -> str:
-    reply = "Fifty changes:\n\n"
-    blocks = 0
-    for f in range(20):
-        if f % 2 == 0:
-            name = f"pkg/mod_{f}.py"
-            (root / "pkg").mkdir(exist_ok=True)
-            (root / name).write_text(python_module(12))
-            count = 3 if blocks + 3 <= 50 else 50 - blocks
-            reply += "".join(python_block(name, i * 3) for i in range(count))
-        else:
-            name = f"web/handlers_{f}.ts"
-            (root / "web").mkdir(exist_ok=True)
-            (root / name).write_text(ts_module(12))
-            count = 2
-            reply += "".join(ts_block(name, i * 4) for i in range(count))
-        blocks += count
-    assert blocks == 50, blocks
-    return reply
-
-
-def scenario_c(root: Path) -> str:
-    (root / "big.py").write_text(python_module(2000))  # ~20,000 lines
-    return "One change in the big file:\n\n" + python_block("big.py", 1500)
-
-
-def scenario_d(root: Path) -> str:
-    (root / "svc.go").write_text(go_module(23))  # ~300 lines
-    return "Here you go:\n\n" + go_block("svc.go", 17)
-
-
-def scenario_e(root: Path) -> str:
-    (root / "big.go").write_text(go_module(1540))  # ~20,000 lines
-    return "One change in the big file:\n\n" + go_block("big.go", 1200)
-
-
-def restore_copy(pristine: Path, work: Path) -> None:
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(pristine, work)
-
-
-# Timed as people run it: with bytecode caching on (some machines set
-# PYTHONDONTWRITEBYTECODE, which would recompile every module on every run),
-# after one untimed warm-up run that writes the caches.
-_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-
-def median_seconds(command: list[str], repeat: int, before: Callable[[], None] = lambda: None) -> float:
-    times = []
-    for run in range(repeat + 1):
-        before()
-        start = time.perf_counter()
-        result = subprocess.run(command, capture_output=True, text=True, env=_ENV)
-        if run:
-            times.append(time.perf_counter() - start)
-        if result.returncode != 0:
-            raise SystemExit(f"benchmark command failed ({result.returncode}): {command}\n{result.stdout}{result.stderr}")
-    return statistics.median(times)
+ROWS = (
+    Row("a", "1 block, 300-line .py (generated)", sc.scenario_a, (BARE, AST_GREP, ORIGINAL)),
+    Row("b", "50 blocks over 20 files (.py, .ts)", sc.scenario_b, (ORIGINAL,), (Goal(ORIGINAL, 1.0), Goal(IMPORT, 4.0))),
+    Row("c", "1 block, 20k-line .py (generated)", sc.scenario_c, (BARE, AST_GREP, ORIGINAL)),
+    Row("d", "1 block, 300-line .go (generated)", sc.scenario_d, (BARE, AST_GREP, ORIGINAL)),
+    Row("e", "1 block, 20k-line .go (generated)", sc.scenario_e, (BARE, AST_GREP, ORIGINAL)),
+    Row("py320", "1 block, click formatting.py (320 lines)", sc.click_function, (BARE, AST_GREP, ORIGINAL), SMALL),
+    Row("tsx", "1 block, React layout .tsx (258 lines)", sc.react_component, (BARE, AST_GREP, ORIGINAL), SMALL),
+    Row("py1k", "1 block, 1k-line .py (click + rich)", sc.big_python(1_000), (BARE, AST_GREP, ORIGINAL)),
+    Row("py5k", "1 block, 5k-line .py (click + rich)", sc.big_python(5_000), (BARE, AST_GREP, ORIGINAL)),
+    Row("py20k", "1 block, 20k-line .py (click + rich)", sc.big_python(20_000), (BARE, AST_GREP, ORIGINAL), BIG),
+    Row("py100k", "1 block, 100k-line .py (click + rich)", sc.big_python(100_000), (BARE, AST_GREP, ORIGINAL), BIG),
+    Row("diff", "unified diff, formatting.py", sc.unified_diff, (ORIGINAL,)),
+    Row("sr", "search/replace, formatting.py", sc.search_replace, (ORIGINAL,)),
+    Row("fragment", "fragment (no target), formatting.py", sc.fragment, (ORIGINAL,)),
+    Row("rust", "1 block, 300-line .rs (generated)", sc.rust_method, (BARE, AST_GREP, ORIGINAL)),
+    Row("nodes", "nodes on 5 files", sc.nodes_five, (), READ_ONLY),
+    Row("prompt", "prompt --stdout on 5 files", sc.prompt_five, (), READ_ONLY),
+    Row("mem100k", "peak memory, 100k-line .py (MiB)", sc.big_python(100_000), (PARSE,), (Goal(PARSE, 1.2, memory=True),), memory=True),
+)
 
 
 def protocol_tokens_row() -> str:
@@ -192,37 +119,105 @@ def protocol_tokens_row() -> str:
     files = ["app/cart.py", "src/components/DataTable.tsx", "package.json"]
     text = render_prompt(files, task="Make TableBody sortable by column", root=demo)
     tokens = estimate_tokens(protocol_part(text))
-    return f"prompt  reply-format part, 3 files (demo)   {tokens:5d} tokens (limit {PROTOCOL_TOKEN_LIMIT})"
+    return f"prompt reply-format part, 3 files (demo): {tokens} tokens (limit {PROTOCOL_TOKEN_LIMIT})"
+
+
+@dataclass(frozen=True)
+class Options:
+    repeat: int
+    ast_grep: str | None
+    original: str | None
+    json_report: bool
+
+
+def comparator(name: str, scenario: sc.Scenario, scratch: Path, options: Options) -> Tool | None:
+    if name == BARE:
+        return tools.bare_splice(scenario, scratch)
+    if name == AST_GREP:
+        return tools.ast_grep(scenario, scratch, options.ast_grep)
+    if name == ORIGINAL:
+        return tools.original(scenario, scratch, options.original)
+    if name == PARSE:
+        return tools.bare_parse(scenario, scratch)
+    raise ValueError(name)
+
+
+def verdict(goal: Goal, ratios: dict[str, float]) -> str:
+    ratio = ratios.get(goal.versus)
+    name = HEADINGS[goal.versus].removeprefix("÷ ")
+    if ratio is None:
+        return f"≤{goal.limit:g}× {name}: n/a"
+    return f"≤{goal.limit:g}× {name}: {'met' if ratio <= goal.limit else 'NOT MET'}"
+
+
+def run_row(row: Row, scratch: Path, options: Options) -> str:
+    scenario = row.build()
+    mine = tools.ours(scenario, scratch, options.json_report)
+    others = {IMPORT: tools.import_floor(scratch)} if not row.memory else {}
+    for name in row.comparators:
+        tool = comparator(name, scenario, scratch, options)
+        if tool is not None:
+            others[name] = tool
+    measure_paired([mine, *others.values()], options.repeat)
+    if row.memory:
+        ratios = {name: median_ratio(mine, tool, rss) for name, tool in others.items()}
+        cells = [f"{HEADINGS[name]} {ratios[name]:.2f}× ({tool.median(rss) / 1024:.0f})" for name, tool in others.items()]
+        mine_cell = f"{mine.median(rss) / 1024:7.0f} MiB        "
+    else:
+        ratios = {name: median_ratio(mine, tool) for name, tool in others.items()}
+        cells = []
+        for name in COLUMNS:
+            tool = others.get(name)
+            cells.append(f"{ratios[name]:6.2f}× ({tool.median(cpu) * 1000:5.0f})" if tool else f"{'—':>15}")
+        mine_cell = f"{mine.median(cpu) * 1000:7.0f} {mine.median(lambda run: run.wall) * 1000:7.0f}"
+    goals = "; ".join(verdict(goal, ratios) for goal in row.goals)
+    return f"{row.key:<8} {row.label:<41} {mine_cell}  {'  '.join(cells)}  {goals}"
+
+
+def selected(rows: tuple[Row, ...], only: list[str] | None) -> list[Row]:
+    if not only:
+        return list(rows)
+    keys = {row.key for row in rows}
+    return [
+        row for row in rows
+        if any(word == row.key if word in keys else word in row.label for word in only)
+    ]
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min; {os.cpu_count()} cores)"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=7, help="runs per scenario (median is reported)")
+    parser.add_argument("--repeat", type=int, default=5, help="rounds per row; medians over them (default 5)")
+    parser.add_argument("--only", "-k", nargs="+", metavar="ROW", help="run only these rows: a key (a, py100k, mem100k) or text in the label")
+    parser.add_argument("--original", metavar="PYTHON", help="the interpreter of a venv holding the original kopipasta==0.70.0")
+    parser.add_argument("--no-ast-grep", action="store_true", help="do not pair ast-grep even when it is installed")
+    parser.add_argument("--json", action="store_true", help="run our apply with --json (default: the report a pipe gets)")
+    parser.add_argument("--list", action="store_true", help="list the rows and exit")
     args = parser.parse_args()
+    rows = selected(ROWS, args.only)
+    if args.list or not rows:
+        for row in ROWS:
+            print(f"{row.key:<9} {row.label}")
+        sys.exit(0 if args.list else 2)
 
+    options = Options(args.repeat, None if args.no_ast_grep else tools.find_ast_grep(), args.original, args.json)
+    print(f"load at start: {load()}")
     print(protocol_tokens_row())
-    baseline = median_seconds([sys.executable, "-c", "import tree_sitter"], args.repeat)
-    print(f"baseline  python -c 'import tree_sitter'   {baseline * 1000:7.1f} ms   1.00x")
-    scenarios = {
-        "a  1 block, 300-line file": scenario_a,
-        "b  50 blocks over 20 files": scenario_b,
-        "c  1 block, 20,000-line file": scenario_c,
-        "d  1 block, 300-line Go file": scenario_d,
-        "e  1 block, 20,000-line Go file": scenario_e,
-    }
-    with tempfile.TemporaryDirectory() as tmp:
-        for label, build in scenarios.items():
-            pristine = Path(tmp) / "pristine"
-            shutil.rmtree(pristine, ignore_errors=True)
-            pristine.mkdir()
-            reply = build(pristine)
-            reply_file = Path(tmp) / "reply.md"
-            reply_file.write_text(reply)
-            work = Path(tmp) / "work"
-            restore = functools.partial(restore_copy, pristine, work)
-            command = [sys.executable, "-m", "kopipasta", "apply", str(reply_file), "--root", str(work), "--json"]
-            seconds = median_seconds(command, args.repeat, restore)
-            print(f"{label:<36}  {seconds * 1000:7.1f} ms   {seconds / baseline:4.2f}x")
+    print(f"ast-grep: {options.ast_grep or 'not installed (pip install ast-grep-cli)'}; "
+          f"original: {options.original or 'not paired (--original PYTHON)'}; "
+          f"{args.repeat} rounds per row; CPU ms medians in brackets")
+    header = "  ".join(f"{HEADINGS[name]:>15}" for name in COLUMNS)
+    print(f"{'row':<50} {'cpu ms':>7} {'wall ms':>7}  {header}  goals (issue 9)")
+    with tempfile.TemporaryDirectory(prefix="kopipasta-bench-") as tmp:
+        for index, row in enumerate(rows):
+            scratch = Path(tmp) / f"{index}-{row.key}"
+            scratch.mkdir()
+            print(run_row(row, scratch, options), flush=True)
+    print(f"load at end: {load()}")
 
 
 if __name__ == "__main__":

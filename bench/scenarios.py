@@ -1,0 +1,195 @@
+"""The bench's inputs: a scratch project, a reply, and what the project must hold afterwards.
+
+Each builder returns a `Scenario`. `edits` are the truth: `expected` is computed
+from them by string replacement, and the comparators (ast-grep, the bare
+splice script, the original kopipasta) are given the same edits in their own
+form. Rows a–e keep the meaning they had in the README's history.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bench import generated as gen
+from bench import realcode
+from bench.edits import Edit, expected_files, search_replace_block, targeted_block
+
+
+@dataclass
+class Scenario:
+    """A project (`files`), and how to run our tool on it.
+
+    For `apply`, `reply` is ours and `original_reply` the same edits in the form
+    the original kopipasta reads. For `nodes` and `prompt`, `arguments` follow
+    the command and `must_print` are strings its output must hold.
+    """
+
+    files: dict[str, str]
+    reply: str = ""
+    edits: list[Edit] = field(default_factory=list)
+    command: str = "apply"
+    arguments: list[str] = field(default_factory=list)
+    must_print: list[str] = field(default_factory=list)
+    original_reply: str | None = None
+
+    @property
+    def expected(self) -> dict[str, str]:
+        return expected_files(self.files, self.edits)
+
+    def single_edit(self) -> Edit | None:
+        return self.edits[0] if len(self.edits) == 1 else None
+
+
+def one_edit(files: dict[str, str], edit: Edit, payload: str, intro: str = "Here you go:\n\n") -> Scenario:
+    """One TARGET_NODE block; the original gets the same edit as a search/replace block."""
+    return Scenario(
+        files=files,
+        reply=intro + targeted_block(edit, payload),
+        edits=[edit],
+        original_reply=search_replace_block(files, [edit]),
+    )
+
+
+def scenario_a() -> Scenario:
+    files = {"svc.py": gen.python_module(30)}  # ~300 lines
+    return one_edit(files, gen.python_method_edit("svc.py", 17), gen.python_method_payload(17))
+
+
+def scenario_b() -> Scenario:
+    """50 blocks over 20 files: ten Python modules (3 methods each, 2 in the last), ten TypeScript (2 each)."""
+    files: dict[str, str] = {}
+    edits: list[Edit] = []
+    reply = "Fifty changes:\n\n"
+    for f in range(20):
+        if f % 2 == 0:
+            name = f"pkg/mod_{f}.py"
+            files[name] = gen.python_module(12)
+            count = 3 if len(edits) + 3 <= 50 else 50 - len(edits)
+            for i in range(count):
+                edit = gen.python_method_edit(name, i * 3)
+                edits.append(edit)
+                reply += targeted_block(edit, gen.python_method_payload(i * 3))
+        else:
+            name = f"web/handlers_{f}.ts"
+            files[name] = gen.ts_module(12)
+            for i in range(2):
+                edit = gen.ts_function_edit(name, i * 4)
+                edits.append(edit)
+                reply += targeted_block(edit, gen.ts_function_payload(i * 4))
+    assert len(edits) == 50, len(edits)
+    return Scenario(files=files, reply=reply, edits=edits, original_reply=search_replace_block(files, edits))
+
+
+def scenario_c() -> Scenario:
+    files = {"big.py": gen.python_module(2000)}  # ~20,000 lines
+    return one_edit(files, gen.python_method_edit("big.py", 1500), gen.python_method_payload(1500),
+                    "One change in the big file:\n\n")
+
+
+def scenario_d() -> Scenario:
+    files = {"svc.go": gen.go_module(23)}  # ~300 lines
+    return one_edit(files, gen.go_method_edit("svc.go", 17), gen.go_method_payload(17))
+
+
+def scenario_e() -> Scenario:
+    files = {"big.go": gen.go_module(1540)}  # ~20,000 lines
+    return one_edit(files, gen.go_method_edit("big.go", 1200), gen.go_method_payload(1200),
+                    "One change in the big file:\n\n")
+
+
+# The top-level function edits (wrap_text) are the ones ast-grep can pair: it
+# indents every line of a fix by the match's column, blank lines too, so a
+# method with blank lines in its body never comes out as intended.
+FORMATTING = "cli/formatting.py"
+
+
+def click_function() -> Scenario:
+    """One top-level function of click's formatting.py (~320 lines): `wrap_text`, 70 lines."""
+    files = {FORMATTING: realcode.click_formatting()}
+    edit = realcode.wrap_text_edit(FORMATTING, files[FORMATTING])
+    return one_edit(files, edit, edit.new + "\n")
+
+
+def react_component() -> Scenario:
+    """One function component of a ~260-line React layout (.tsx)."""
+    path = "src/components/layouts/dashboard-layout.tsx"
+    files = {path: realcode.react_layout()}
+    edit = realcode.navigation_item_edit(path, files[path])
+    return one_edit(files, edit, edit.new + "\n")
+
+
+def big_python(lines: int) -> Callable[[], Scenario]:
+    """`wrap_text` in ~`lines` lines of real Python (click + rich, formatting.py in the middle)."""
+
+    def build() -> Scenario:
+        path = "vendor/big.py"
+        files = {path: realcode.big_python_file(lines)}
+        edit = realcode.wrap_text_edit(path, files[path])
+        return one_edit(files, edit, edit.new + "\n", "One change in the big file:\n\n")
+
+    return build
+
+
+def unified_diff() -> Scenario:
+    """The write_dl edit as a unified diff (git style, three lines of context), in a diff fence."""
+    files = {FORMATTING: realcode.click_formatting()}
+    edit = realcode.write_dl_edit(FORMATTING, files[FORMATTING])
+    after = edit.applied_to(files[FORMATTING])
+    diff = "".join(
+        difflib.unified_diff(
+            files[FORMATTING].splitlines(keepends=True), after.splitlines(keepends=True),
+            f"a/{FORMATTING}", f"b/{FORMATTING}",
+        )
+    )
+    reply = f"Here is the patch:\n\n```diff\ndiff --git a/{FORMATTING} b/{FORMATTING}\n{diff}```\n"
+    return Scenario(files=files, reply=reply, edits=[edit], original_reply=reply)
+
+
+def search_replace() -> Scenario:
+    """The write_dl edit as one SEARCH/REPLACE pair (the same reply goes to the original)."""
+    files = {FORMATTING: realcode.click_formatting()}
+    edit = realcode.write_dl_edit(FORMATTING, files[FORMATTING])
+    reply = "Change this:\n\n" + search_replace_block(files, [edit])
+    return Scenario(files=files, reply=reply, edits=[edit], original_reply=reply)
+
+
+def fragment() -> Scenario:
+    """A bare updated top-level function under `FILE:` with no target (an inferred fragment)."""
+    files = {FORMATTING: realcode.click_formatting()}
+    edit = realcode.wrap_text_edit(FORMATTING, files[FORMATTING])
+    reply = f"Updated `wrap_text`:\n\n```python\n# FILE: {FORMATTING}\n{edit.new}\n```\n"
+    return Scenario(files=files, reply=reply, edits=[edit], original_reply=search_replace_block(files, [edit]))
+
+
+def rust_method() -> Scenario:
+    files = {"src/svc.rs": gen.rust_module(22)}  # ~300 lines
+    return one_edit(files, gen.rust_method_edit("src/svc.rs", 17), gen.rust_method_payload(17))
+
+
+def _five_files() -> dict[str, str]:
+    return {
+        FORMATTING: realcode.click_formatting(),
+        "src/components/layouts/dashboard-layout.tsx": realcode.react_layout(),
+        "svc/svc.go": gen.go_module(23),
+        "src/svc.rs": gen.rust_module(22),
+        "web/handlers.ts": gen.ts_module(40),
+    }
+
+
+def nodes_five() -> Scenario:
+    files = _five_files()
+    return Scenario(
+        files=files, command="nodes", arguments=list(files),
+        must_print=["HelpFormatter.write_dl", "NavigationItem", "Svc.Method22", "Svc.method_21", "handler39"],
+    )
+
+
+def prompt_five() -> Scenario:
+    files = _five_files()
+    return Scenario(
+        files=files, command="prompt", arguments=[*files, "-t", "Make the help output narrower", "--stdout"],
+        must_print=["Make the help output narrower", "def write_dl(", "function NavigationItem(",
+                    "func (s *Svc) Method22(", "pub fn method_21(", "export function handler39("],
+    )
