@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,24 +49,27 @@ class Tool:
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
+LAUNCHER = Path(__file__).resolve().parent / "launch.py"
+
+
 def run_once(command: list[str], cwd: Path) -> Run:
-    """Run `command` to its end; its CPU time and peak memory come from `wait4`, not from sampling."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        child = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=ENV)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    """Run `command` to its end, through bench/launch.py, which measures it with `wait4`.
+
+    The launcher is a small process of its own, so the child's peak memory is
+    its own and not the bench's (see launch.py); CPU time counts the child and
+    everything it waited for.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "usage"
+        launcher = [sys.executable, "-I", "-S", str(LAUNCHER), str(report), *command]
+        code = subprocess.run(launcher, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=ENV).returncode
         out.seek(0)
         err.seek(0)
-        return Run(
-            cpu=usage.ru_utime + usage.ru_stime,
-            wall=wall,
-            max_rss_kib=usage.ru_maxrss,
-            exit_code=child.returncode,
-            stdout=out.read().decode("utf-8", "replace"),
-            stderr=err.read().decode("utf-8", "replace"),
-        )
+        stdout, stderr = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
+        if code != 0 or not report.exists():
+            return Run(0.0, 0.0, 0, code or 127, stdout, stderr + f"\nlauncher failed for {command}")
+        cpu, wall, max_rss, exit_code = report.read_text().split()
+        return Run(float(cpu), float(wall), int(max_rss), int(exit_code), stdout, stderr)
 
 
 def timed(tool: Tool) -> Run:
@@ -88,4 +91,4 @@ def measure_paired(tools: list[Tool], repeat: int) -> None:
 
 def median_ratio(ours: Tool, other: Tool, measure: Callable[[Run], float] = lambda run: run.cpu) -> float:
     """The median over rounds of ours ÷ other, each pair from the same round."""
-    return statistics.median(measure(a) / max(measure(b), 1e-9) for a, b in zip(ours.runs, other.runs))
+    return statistics.median(measure(a) / max(measure(b), 1e-9) for a, b in zip(ours.runs, other.runs, strict=True))

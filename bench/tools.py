@@ -61,7 +61,7 @@ def find_ast_grep() -> str | None:
 
 
 def _first_difference(expected: str, actual: str) -> str:
-    for number, (want, got) in enumerate(zip(expected.splitlines(), actual.splitlines()), 1):
+    for number, (want, got) in enumerate(zip(expected.splitlines(), actual.splitlines(), strict=False), 1):
         if want != got:
             return f"line {number}: expected {want!r}, got {got!r}"
     return f"lengths differ: expected {len(expected)} characters, got {len(actual)}"

@@ -1,0 +1,99 @@
+"""The bench's scenarios are honest: each reply, run through the real CLI, leaves exactly the bytes
+its edits compute (by plain string replacement), and the comparators' inputs do the same edit.
+
+Speed is not asserted anywhere: bench/bench.py measures it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench import scenarios as sc  # noqa: E402
+from bench import tools  # noqa: E402
+from bench.edits import ast_grep_rule  # noqa: E402
+from cli_process import kopipasta  # noqa: E402
+
+APPLY_SCENARIOS = {
+    "a": sc.scenario_a,
+    "b": sc.scenario_b,
+    "d": sc.scenario_d,
+    "click_function": sc.click_function,
+    "react_component": sc.react_component,
+    "big_python_1k": sc.big_python(1_000),
+    "unified_diff": sc.unified_diff,
+    "search_replace": sc.search_replace,
+    "fragment": sc.fragment,
+    "rust_method": sc.rust_method,
+}
+
+
+def _files(root: Path, names: list[str]) -> dict[str, str]:
+    return {name: (root / name).read_text(encoding="utf-8") for name in names}
+
+
+@pytest.mark.parametrize("name", APPLY_SCENARIOS)
+def test_our_reply_leaves_the_bytes_the_edits_compute(tmp_path: Path, name: str) -> None:
+    scenario = APPLY_SCENARIOS[name]()
+    root = tmp_path / "project"
+    tools.write_project(root, scenario.files)
+    (tmp_path / "reply.md").write_text(scenario.reply, encoding="utf-8")
+    result = kopipasta("apply", str(tmp_path / "reply.md"), "--root", str(root), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert scenario.expected != scenario.files
+    assert _files(root, list(scenario.expected)) == scenario.expected
+
+
+@pytest.mark.parametrize("name", ["b", "fragment", "react_component"])
+def test_the_originals_search_replace_form_is_the_same_edit(tmp_path: Path, name: str) -> None:
+    """Our own CLI reads search/replace blocks too: the form given to the original kopipasta does the same edits."""
+    scenario = APPLY_SCENARIOS[name]()
+    assert scenario.original_reply is not None
+    root = tmp_path / "project"
+    tools.write_project(root, scenario.files)
+    (tmp_path / "reply.md").write_text(scenario.original_reply, encoding="utf-8")
+    result = kopipasta("apply", str(tmp_path / "reply.md"), "--root", str(root), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert _files(root, list(scenario.expected)) == scenario.expected
+
+
+@pytest.mark.parametrize("name", ["a", "react_component", "rust_method"])
+def test_the_bare_splice_script_does_the_same_edit(tmp_path: Path, name: str) -> None:
+    scenario = APPLY_SCENARIOS[name]()
+    tool = tools.bare_splice(scenario, tmp_path)
+    assert tool is not None
+    tool.prepare()
+    result = subprocess.run(tool.command, cwd=tool.cwd, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert _files(tool.cwd, list(scenario.expected)) == scenario.expected
+
+
+@pytest.mark.parametrize("name", ["a", "click_function", "react_component", "rust_method"])
+def test_the_ast_grep_rule_does_the_same_edit(tmp_path: Path, name: str) -> None:
+    executable = tools.find_ast_grep()
+    if executable is None:
+        pytest.skip("ast-grep is not installed (pip install ast-grep-cli)")
+    scenario = APPLY_SCENARIOS[name]()
+    edit = scenario.single_edit()
+    assert edit is not None and "fix" in ast_grep_rule(edit, scenario.files[edit.path])
+    tool = tools.ast_grep(scenario, tmp_path, executable)
+    assert tool is not None
+    tool.prepare()
+    result = subprocess.run(tool.command, cwd=tool.cwd, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert _files(tool.cwd, list(scenario.expected)) == scenario.expected
+
+
+@pytest.mark.parametrize("build", [sc.nodes_five, sc.prompt_five], ids=["nodes", "prompt"])
+def test_the_read_only_rows_print_every_file(tmp_path: Path, build) -> None:
+    scenario = build()
+    tools.write_project(tmp_path, scenario.files)
+    result = kopipasta(scenario.command, *scenario.arguments, "--root", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert [text for text in scenario.must_print if text not in result.stdout] == []
