@@ -12,5 +12,5 @@ from tree_sitter_language_pack import get_parser
 
 language, path = sys.argv[1:3]
 with open(path, "rb") as source:
-    tree = get_parser(language).parse(source.read())
+    tree = get_parser(language).parse(source.read())  # type: ignore[arg-type]
 print(tree.root_node.type)

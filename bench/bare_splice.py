@@ -28,7 +28,7 @@ def point(data: bytes, offset: int) -> tuple[int, int]:
 def main() -> int:
     language, path, offset_text, new_path = sys.argv[1:5]
     offset = int(offset_text)
-    parser = get_parser(language)
+    parser = get_parser(language)  # type: ignore[arg-type]  # a name from the command line
     with open(path, "rb") as source:
         data = source.read()
     tree = parser.parse(data)

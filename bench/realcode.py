@@ -9,6 +9,7 @@ click; `ast` finds the function, and the edit checks it stands once in the file.
 from __future__ import annotations
 
 import ast
+import importlib
 from functools import cache
 from pathlib import Path
 
@@ -18,7 +19,8 @@ SAMPLES = Path(__file__).resolve().parent / "samples"
 
 
 def package_dir(name: str) -> Path:
-    module = __import__(name)
+    module = importlib.import_module(name)
+    assert module.__file__, name
     return Path(module.__file__).resolve().parent
 
 

@@ -15,10 +15,11 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from cli_process import kopipasta  # noqa: E402
+
 from bench import scenarios as sc  # noqa: E402
 from bench import tools  # noqa: E402
 from bench.edits import ast_grep_rule  # noqa: E402
-from cli_process import kopipasta  # noqa: E402
 
 APPLY_SCENARIOS = {
     "a": sc.scenario_a,
