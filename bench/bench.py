@@ -24,9 +24,12 @@ Comparators (see bench/tools.py):
              splice, tree.edit + incremental reparse, syntax check, atomic write
   ast-grep   `ast-grep scan --rule R --update-all FILE` (Rust), when installed:
              `pip install ast-grep-cli` (the `bench` extra); Debian's `sg` is not it
-  original   the original kopipasta 0.70.0 with `--original PYTHON`, given the same edits
-             as search/replace blocks (or the same diff); it has its own venv, since it
-             shares our package name:
+  original   the original kopipasta 0.70.0 with `--original PYTHON`: its non-interactive
+             `kopipasta apply REPLY --json --dirty-ok`, given the same edits as
+             search/replace blocks (or the same diff)
+  orig patcher  the same reply through its patch functions only (`parse_llm_output` +
+             `apply_patches` in a `python -c` script): the original without its CLI's
+             imports. It has its own venv, since it shares our package name:
                  python -m venv /tmp/orig && /tmp/orig/bin/pip install kopipasta==0.70.0
                  python bench/bench.py --original /tmp/orig/bin/python
   parse      bench/bare_parse.py: import, parse, exit (the peak-memory floor)
@@ -55,9 +58,12 @@ from bench import scenarios as sc  # noqa: E402
 from bench import tools  # noqa: E402
 from bench.timing import Run, Tool, measure_paired, median_ratio  # noqa: E402
 
-IMPORT, BARE, AST_GREP, ORIGINAL, PARSE = "import", "bare", "ast-grep", "original", "parse"
-COLUMNS = (IMPORT, BARE, AST_GREP, ORIGINAL)
-HEADINGS = {IMPORT: "÷ import ts", BARE: "÷ bare", AST_GREP: "÷ ast-grep", ORIGINAL: "÷ original", PARSE: "÷ bare parse"}
+IMPORT, BARE, AST_GREP, ORIGINAL, PATCHER, PARSE = "import", "bare", "ast-grep", "original", "patcher", "parse"
+COLUMNS = (IMPORT, BARE, AST_GREP, ORIGINAL, PATCHER)
+HEADINGS = {
+    IMPORT: "÷ import ts", BARE: "÷ bare", AST_GREP: "÷ ast-grep", ORIGINAL: "÷ original",
+    PATCHER: "÷ orig patcher", PARSE: "÷ bare parse",
+}
 
 
 def cpu(run: Run) -> float:
@@ -90,21 +96,21 @@ BIG = (Goal(AST_GREP, 1.0), Goal(BARE, 1.3))
 READ_ONLY = (Goal(IMPORT, 3.0),)
 
 ROWS = (
-    Row("a", "1 block, 300-line .py (generated)", sc.scenario_a, (BARE, AST_GREP, ORIGINAL)),
-    Row("b", "50 blocks over 20 files (.py, .ts)", sc.scenario_b, (ORIGINAL,), (Goal(ORIGINAL, 1.0), Goal(IMPORT, 4.0))),
-    Row("c", "1 block, 20k-line .py (generated)", sc.scenario_c, (BARE, AST_GREP, ORIGINAL)),
-    Row("d", "1 block, 300-line .go (generated)", sc.scenario_d, (BARE, AST_GREP, ORIGINAL)),
-    Row("e", "1 block, 20k-line .go (generated)", sc.scenario_e, (BARE, AST_GREP, ORIGINAL)),
-    Row("py320", "1 block, click formatting.py (320 lines)", sc.click_function, (BARE, AST_GREP, ORIGINAL), SMALL),
-    Row("tsx", "1 block, React layout .tsx (258 lines)", sc.react_component, (BARE, AST_GREP, ORIGINAL), SMALL),
-    Row("py1k", "1 block, 1k-line .py (click + rich)", sc.big_python(1_000), (BARE, AST_GREP, ORIGINAL)),
-    Row("py5k", "1 block, 5k-line .py (click + rich)", sc.big_python(5_000), (BARE, AST_GREP, ORIGINAL)),
-    Row("py20k", "1 block, 20k-line .py (click + rich)", sc.big_python(20_000), (BARE, AST_GREP, ORIGINAL), BIG),
-    Row("py100k", "1 block, 100k-line .py (click + rich)", sc.big_python(100_000), (BARE, AST_GREP, ORIGINAL), BIG),
-    Row("diff", "unified diff, formatting.py", sc.unified_diff, (ORIGINAL,)),
-    Row("sr", "search/replace, formatting.py", sc.search_replace, (ORIGINAL,)),
-    Row("fragment", "fragment (no target), formatting.py", sc.fragment, (ORIGINAL,)),
-    Row("rust", "1 block, 300-line .rs (generated)", sc.rust_method, (BARE, AST_GREP, ORIGINAL)),
+    Row("a", "1 block, 300-line .py (generated)", sc.scenario_a, (BARE, AST_GREP, ORIGINAL, PATCHER)),
+    Row("b", "50 blocks over 20 files (.py, .ts)", sc.scenario_b, (ORIGINAL, PATCHER), (Goal(ORIGINAL, 1.0), Goal(PATCHER, 1.0), Goal(IMPORT, 4.0))),
+    Row("c", "1 block, 20k-line .py (generated)", sc.scenario_c, (BARE, AST_GREP, ORIGINAL, PATCHER)),
+    Row("d", "1 block, 300-line .go (generated)", sc.scenario_d, (BARE, AST_GREP, ORIGINAL, PATCHER)),
+    Row("e", "1 block, 20k-line .go (generated)", sc.scenario_e, (BARE, AST_GREP, ORIGINAL, PATCHER)),
+    Row("py320", "1 block, click formatting.py (320 lines)", sc.click_function, (BARE, AST_GREP, ORIGINAL, PATCHER), SMALL),
+    Row("tsx", "1 block, React layout .tsx (258 lines)", sc.react_component, (BARE, AST_GREP, ORIGINAL, PATCHER), SMALL),
+    Row("py1k", "1 block, 1k-line .py (click + rich)", sc.big_python(1_000), (BARE, AST_GREP, ORIGINAL, PATCHER)),
+    Row("py5k", "1 block, 5k-line .py (click + rich)", sc.big_python(5_000), (BARE, AST_GREP, ORIGINAL, PATCHER)),
+    Row("py20k", "1 block, 20k-line .py (click + rich)", sc.big_python(20_000), (BARE, AST_GREP, ORIGINAL, PATCHER), BIG),
+    Row("py100k", "1 block, 100k-line .py (click + rich)", sc.big_python(100_000), (BARE, AST_GREP, ORIGINAL, PATCHER), BIG),
+    Row("diff", "unified diff, formatting.py", sc.unified_diff, (ORIGINAL, PATCHER)),
+    Row("sr", "search/replace, formatting.py", sc.search_replace, (ORIGINAL, PATCHER)),
+    Row("fragment", "fragment (no target), formatting.py", sc.fragment, (ORIGINAL, PATCHER)),
+    Row("rust", "1 block, 300-line .rs (generated)", sc.rust_method, (BARE, AST_GREP, ORIGINAL, PATCHER)),
     Row("nodes", "nodes on 5 files", sc.nodes_five, (), READ_ONLY),
     Row("prompt", "prompt --stdout on 5 files", sc.prompt_five, (), READ_ONLY),
     Row("mem100k", "peak memory, 100k-line .py (MiB)", sc.big_python(100_000), (PARSE, AST_GREP), (Goal(PARSE, 1.2, memory=True),), memory=True),
@@ -137,6 +143,8 @@ def comparator(name: str, scenario: sc.Scenario, scratch: Path, options: Options
         return tools.ast_grep(scenario, scratch, options.ast_grep)
     if name == ORIGINAL:
         return tools.original(scenario, scratch, options.original)
+    if name == PATCHER:
+        return tools.original_patcher(scenario, scratch, options.original)
     if name == PARSE:
         return tools.bare_parse(scenario, scratch)
     raise ValueError(name)

@@ -6,7 +6,9 @@
 - `parse`: bench/bare_parse.py — import, parse, exit (the peak-memory floor);
 - `ast-grep`: `ast-grep scan --rule RULE --update-all FILE`, a rule naming the node kind and name;
 - `original`: the original kopipasta 0.70.0 (`kopipasta apply REPLY --json --dirty-ok`),
-  given the same edits as search/replace blocks or the same diff.
+  given the same edits as search/replace blocks or the same diff;
+- `patcher`: the same, through its patch-applying functions only
+  (`parse_llm_output` + `apply_patches` from a `python -c` script).
 
 Every file-changing tool must leave exactly the bytes the scenario's edits
 compute; `nodes` and `prompt` must print what the scenario names.
@@ -28,6 +30,13 @@ BENCH = Path(__file__).resolve().parent
 
 # The original has no `python -m kopipasta`; this is its console script's body.
 ORIGINAL_MAIN = "import sys; from kopipasta.main import main; sys.exit(main())"
+# Its patch-applying functions alone (what its TUI calls on a pasted reply),
+# without the CLI's imports: the least the original does to apply a reply.
+ORIGINAL_PATCHER = (
+    "import sys; from kopipasta.patcher import apply_patches, parse_llm_output; "
+    "text = open(sys.argv[1], encoding='utf-8').read(); "
+    "sys.exit(0 if apply_patches(parse_llm_output(text)).ok else 1)"
+)
 
 # Tree-sitter language pack names for an edit's language.
 _PACK_LANGUAGE = {"python": "python", "tsx": "tsx", "typescript": "typescript", "go": "go", "rust": "rust"}
@@ -163,3 +172,11 @@ def original(scenario: Scenario, scratch: Path, python: str | None) -> Tool | No
     reply.write_text(scenario.original_reply, encoding="utf-8")
     command = [python, "-c", ORIGINAL_MAIN, "apply", str(reply), "--json", "--dirty-ok"]
     return _project_tool("original", command, scratch, scenario)
+
+
+def original_patcher(scenario: Scenario, scratch: Path, python: str | None) -> Tool | None:
+    if python is None or scenario.original_reply is None:
+        return None
+    reply = scratch / "original-reply.md"
+    reply.write_text(scenario.original_reply, encoding="utf-8")
+    return _project_tool("patcher", [python, "-c", ORIGINAL_PATCHER, str(reply)], scratch, scenario)
