@@ -115,17 +115,29 @@ def search_replace_block(files: dict[str, str], edits: list[Edit]) -> str:
     return "".join(blocks)
 
 
-def ast_grep_rule(edit: Edit, text: str) -> str:
-    """An ast-grep rule (JSON is YAML) that finds the definition by its node kind and name and rewrites it.
+def ast_grep_rule(edit: Edit, text: str, rule_id: str = "bench-edit") -> dict[str, object]:
+    """An ast-grep rule that finds the definition by its node kind and name and rewrites it.
 
     ast-grep re-indents a fix to the match's column, so the fix is the new
-    definition at column 0.
+    definition at column 0. (It indents blank lines too, which is why the rows
+    that pair it edit definitions at column 0 or without blank lines.)
     """
-    language = {"typescript": "typescript"}.get(edit.language, edit.language)
-    rule = {
-        "id": "bench-edit",
-        "language": language,
-        "rule": {"kind": edit.node_type, "has": {"field": "name", "regex": f"^{edit.name}$"}},
-        "fix": edit.at_column_zero(text),
-    }
-    return json.dumps(rule, indent=1)
+    named = {"has": {"field": "name", "regex": f"^{edit.name}$"}}
+    if edit.node_type == "export_statement":  # `export function f`: the name is the declaration's
+        matcher: dict[str, object] = {"kind": "export_statement", "has": {"kind": "function_declaration", **named}}
+    else:
+        matcher = {"kind": edit.node_type, **named}
+    return {"id": rule_id, "language": edit.language, "rule": matcher, "fix": edit.at_column_zero(text)}
+
+
+def ast_grep_rules(files: dict[str, str], edits: list[Edit]) -> str:
+    """One rule per edit, each limited to its file, as one rule file (JSON documents are YAML)."""
+    documents = []
+    current = dict(files)
+    for number, edit in enumerate(edits):
+        rule = ast_grep_rule(edit, current[edit.path], f"edit-{number}")
+        if len(edits) > 1:
+            rule["files"] = [f"**/{edit.path}"]  # matched against the path with a prefix: `**/` takes it
+        documents.append(json.dumps(rule, indent=1))
+        current[edit.path] = edit.applied_to(current[edit.path])
+    return "\n---\n".join(documents) + "\n"

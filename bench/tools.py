@@ -4,7 +4,7 @@
 - `import`: `python -c "import tree_sitter"`, the floor any Tree-sitter tool pays;
 - `bare`: bench/bare_splice.py — parse, splice at a known offset, incremental reparse, atomic write;
 - `parse`: bench/bare_parse.py — import, parse, exit (the peak-memory floor);
-- `ast-grep`: `ast-grep scan --rule RULE --update-all FILE`, a rule naming the node kind and name;
+- `ast-grep`: `ast-grep scan --rule RULES --update-all FILE…`, a rule per edit naming the node kind\n  and name (and, with several edits, its file);
 - `original`: the original kopipasta 0.70.0 (`kopipasta apply REPLY --json --dirty-ok`),
   given the same edits as search/replace blocks or the same diff;
 - `patcher`: the same, through its patch-applying functions only
@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.edits import ast_grep_rule
+from bench.edits import ast_grep_rules
 from bench.scenarios import Scenario
 from bench.timing import Run, Tool
 
@@ -156,13 +156,12 @@ def bare_parse(scenario: Scenario, scratch: Path) -> Tool | None:
 
 
 def ast_grep(scenario: Scenario, scratch: Path, executable: str | None) -> Tool | None:
-    edit = scenario.single_edit()
-    if edit is None or executable is None:
+    if not scenario.edits or executable is None:
         return None
-    rule = scratch / "rule.yml"
-    rule.write_text(ast_grep_rule(edit, scenario.files[edit.path]), encoding="utf-8")
-    command = [executable, "scan", "--rule", str(rule), "--update-all", edit.path]
-    return _project_tool("ast-grep", command, scratch, scenario)
+    rule = scratch / "rules.yml"
+    rule.write_text(ast_grep_rules(scenario.files, scenario.edits), encoding="utf-8")
+    paths = sorted({edit.path for edit in scenario.edits})
+    return _project_tool("ast-grep", [executable, "scan", "--rule", str(rule), "--update-all", *paths], scratch, scenario)
 
 
 def original(scenario: Scenario, scratch: Path, python: str | None) -> Tool | None:
