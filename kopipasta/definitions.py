@@ -9,8 +9,9 @@ and the wrappers (decorators, `export`, overload stubs) that belong to each.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from kopipasta.languages import LanguageSpec, query_matches
 
@@ -76,8 +77,7 @@ class Definition:
         return kind == "function" and self.kind == "method"
 
 
-@dataclass(frozen=True)
-class _Captured:
+class _Captured(NamedTuple):
     pattern: int
     kind: str  # "overload" or a definition kind
     node: Node
@@ -87,6 +87,11 @@ class _Captured:
     also: frozenset[str] = frozenset()  # from `@also.<kind>` captures
     secondary: bool = False  # from a `@secondary` capture
     detail: str = ""  # from a `@detail` capture
+
+
+# What the definition-building code asks of the captured nodes: a dict for a whole
+# listing, a `_PointCaptures` when only a few definitions are looked up by name.
+_Lookup = Mapping[tuple[int, int, str], _Captured]
 
 
 def overload_names(spec: LanguageSpec, root: Node) -> set[str]:
@@ -102,38 +107,61 @@ def _captures(
     spec: LanguageSpec, root: Node, byte_range: tuple[int, int] | None
 ) -> dict[tuple[int, int, str], _Captured]:
     """Each captured node with the kind of the first pattern that captured it."""
+    return _captured_by_node(query_matches(spec, root, byte_range))
+
+
+def _captured_by_node(
+    matches: list[tuple[int, dict[str, list[Node]]]],
+) -> dict[tuple[int, int, str], _Captured]:
+    """The matches' captured nodes, each with the kind of the first pattern that captured it."""
     found: dict[tuple[int, int, str], _Captured] = {}
     excluded: set[tuple[int, int, str]] = set()
-    for pattern, captures in query_matches(spec, root, byte_range):
+    for pattern, captures in matches:
         # `@not_definition`: a node no pattern may make a definition (`int a, b;` declares two names).
-        excluded.update(_key(node) for node in captures.get("not_definition", []))
+        not_definitions = captures.get("not_definition")
+        if not_definitions:
+            excluded.update(_key(node) for node in not_definitions)
         names = captures.get("name")
         if not names:
             continue
-        qualifiers = tuple(
-            part
-            for node in sorted(captures.get("scope", []), key=lambda n: n.start_byte)
-            for part in _qualifier_parts(node)
-        )
-        also = frozenset(c.removeprefix("also.") for c in captures if c.startswith("also."))
         for capture, nodes in captures.items():
             if capture == "overload":
                 kind = "overload"
             elif capture.startswith("definition."):
-                kind = capture.removeprefix("definition.")
+                kind = capture[len("definition.") :]
             else:
                 continue
             node = nodes[0]
-            previous = found.get(_key(node))
+            key = (node.start_byte, node.end_byte, node.type)
+            previous = found.get(key)
             if previous is None or pattern < previous.pattern:
-                name = (names[0].text or b"").decode("utf-8", "replace")
-                detail = " ".join((n.text or b"").decode("utf-8", "replace") for n in captures.get("detail", []))
-                found[_key(node)] = _Captured(
-                    pattern, kind, node, name, qualifiers, also, "secondary" in captures, detail
-                )
+                found[key] = _captured(pattern, kind, node, names[0], captures)
     for key in excluded:
         found.pop(key, None)
     return found
+
+
+def _captured(pattern: int, kind: str, node: Node, name: Node, captures: dict[str, list[Node]]) -> _Captured:
+    """One captured definition node, with what the rest of its match says about it."""
+    scopes = captures.get("scope")
+    qualifiers = (
+        tuple(part for scope in sorted(scopes, key=lambda n: n.start_byte) for part in _qualifier_parts(scope))
+        if scopes
+        else ()
+    )
+    also = frozenset(c.removeprefix("also.") for c in captures if c.startswith("also."))
+    details = captures.get("detail")
+    detail = " ".join((n.text or b"").decode("utf-8", "replace") for n in details) if details else ""
+    return _Captured(
+        pattern,
+        kind,
+        node,
+        (name.text or b"").decode("utf-8", "replace"),
+        qualifiers,
+        also,
+        "secondary" in captures,
+        detail,
+    )
 
 
 def _qualifier_parts(node: Node) -> list[str]:
@@ -149,13 +177,6 @@ def _qualifier_parts(node: Node) -> list[str]:
         return [*(_qualifier_parts(scope) if scope is not None else []), *_qualifier_parts(name)]
     text = (node.text or b"").decode("utf-8", "replace")
     return [part for part in re.split(r"::|\.", text) if part.strip()]
-
-
-def _outer(spec: LanguageSpec, node: Node) -> Node:
-    """The node with the wrappers that belong to this definition (decorators, export)."""
-    while node.parent is not None and node.parent.type in spec.wrapper_types:
-        node = node.parent
-    return node
 
 
 def _own_start(spec: LanguageSpec, node: Node) -> int:
@@ -247,92 +268,148 @@ def list_definitions(
     """Every addressable definition of the file, in file order (or those touching `byte_range`)."""
     captured = _captures(spec, tree.root_node, byte_range)
     if spec.part_of_types:
-        captured = {
-            key: item
-            for key, item in captured.items()
-            if item.node.parent is None or item.node.parent.type not in spec.part_of_types
-        }
-    definitions: list[Definition] = []
-    source: bytes | None = None  # the file's bytes, read only when a definition ends in whitespace
-    for item in captured.values():
-        node = item.node
-        if item.kind == "overload" and (
-            spec.grammar == "python"  # the inner `def` is captured as a function too: that one counts
-            or _absorbed(spec, _outer(spec, node), item.name, captured)
-        ):
-            continue
-        if spec.grammar == "python" and item.kind == "variable" and (
-            node.parent is None or node.parent.type not in _PYTHON_STATEMENT_PARENTS
-        ):
-            continue  # `a = b = 1`: only the outer assignment is a statement
-        enclosing = _enclosing(node, captured)
-        enclosing_kind = enclosing[-1].kind if enclosing else None
-        kind = "function" if item.kind == "overload" else item.kind
-        if kind in _VALUE_KINDS and enclosing_kind in _FUNCTION_KINDS:
-            continue  # a local
-        # A qualified function is not a method by its qualifier alone (Lua's `function M.add` is a
-        # module function); a query says `@definition.method` where it is one (Kotlin's `fun String.shout`).
-        if kind == "function" and enclosing_kind in _CLASS_KINDS:
-            kind = "method"
-        outer = _outer(spec, node)
-        if (
-            outer is not node
-            and _overload_in(spec, outer, captured) is not None
-            and _absorbed(spec, outer, item.name, captured)
-        ):
-            continue  # a Python `@overload` stub: part of the definition below it
-        first = _first_sibling_decorator(spec, outer)
-        outer_start = _first_overload_start(spec, first, item.name, captured)
-        start = _own_start(spec, node)
-        wrapper_start = first.start_byte
-        if first is node and (own := _decorators_start(spec, node)) is not None:
-            wrapper_start = own  # a comment inside the node, before its annotations, is not replaced
-        end = _suffix_end(spec, node)
-        end_node = node if end == node.end_byte else (node.next_sibling or node)
-        end_row = _end_row(end_node, end)
-        if end == end_node.end_byte:
-            # Scala's grammar ends `def f =` + a body on the next lines after the newline and the
-            # next line's indentation: those are not its bytes. It ends with its last token.
-            last = _last_token(end_node)
-            if start < last.end_byte < end:
-                if source is None:
-                    source = tree.root_node.text or b""
-                gap = source[last.end_byte : end]
-                trailing = gap[len(gap.rstrip()) :]  # a closing `"` the grammar left childless stays
-                end -= len(trailing)
-                end_row -= trailing.count(b"\n")
-        export_start = _export_keyword_start(outer)
-        if export_start is None:
-            export_start = _export_child_start(spec, node)
-        definitions.append(
-            Definition(
-                kind=kind,
-                name=item.name,
-                scope=(*(part for e in enclosing for part in (*e.qualifiers, e.name)), *item.qualifiers),
-                start=start,
-                end=end,
-                outer_start=outer_start,
-                line=_row(node, start) + 1,
-                end_line=end_row + 1,
-                also_fits=_also_fits(spec, kind, item.name, node) | item.also,
-                wrapper_start=wrapper_start,
-                export_start=export_start,
-                declare_start=_declare_keyword_start(node),
-                qualifier_count=len(item.qualifiers),
-                secondary=item.secondary,
-                detail=item.detail,
-            )
-        )
+        captured = {key: item for key, item in captured.items() if not _part_of_another(spec, item.node)}
+    # Without a stub in the file no overload lookup can find one: the sibling walks are skipped.
+    build = _Builder(spec, tree, captured, any(item.kind == "overload" for item in captured.values()))
+    definitions = [d for d in map(build.definition, captured.values()) if d is not None]
     if spec.misparsed_types:
         definitions += _misparsed_definitions(spec, tree, captured, byte_range)
     definitions.sort(key=lambda d: (d.start, -d.end))
     return definitions
 
 
+def _part_of_another(spec: LanguageSpec, node: Node) -> bool:
+    """A captured node inside a parent that it is part of (C's `typedef struct node {…} node_t;`)."""
+    parent = node.parent
+    return parent is not None and parent.type in spec.part_of_types
+
+
+class _Builder:
+    """Turns captured nodes into Definitions, asking `captured` about the nodes around each."""
+
+    def __init__(self, spec: LanguageSpec, tree: Tree, captured: _Lookup, overloads: bool) -> None:
+        self.spec = spec
+        self.tree = tree
+        self.captured = captured
+        self.overloads = overloads  # False: no stub anywhere, `_overload_in` would find none
+        self.chains: dict[Node, tuple[_Captured, ...]] = {}  # the enclosing chain of each parent's children
+        self.source: bytes | None = None  # the file's bytes, read only when a definition ends in whitespace
+
+    def definition(self, item: _Captured) -> Definition | None:
+        """The Definition `item` is, or None when it is none of its own (a local, a stub, `a = b = 1`'s `b`)."""
+        spec, captured = self.spec, self.captured
+        node = item.node
+        parent = node.parent
+        outer = node
+        wrapper = parent
+        while wrapper is not None and wrapper.type in spec.wrapper_types:
+            outer = wrapper
+            wrapper = wrapper.parent
+        if item.kind == "overload" and (
+            spec.grammar == "python"  # the inner `def` is captured as a function too: that one counts
+            or _absorbed(spec, outer, item.name, captured)
+        ):
+            return None
+        if spec.grammar == "python" and item.kind == "variable" and (
+            parent is None or parent.type not in _PYTHON_STATEMENT_PARENTS
+        ):
+            return None  # `a = b = 1`: only the outer assignment is a statement
+        enclosing = self.enclosing(parent)
+        enclosing_kind = enclosing[-1].kind if enclosing else None
+        kind = "function" if item.kind == "overload" else item.kind
+        if kind in _VALUE_KINDS and enclosing_kind in _FUNCTION_KINDS:
+            return None  # a local
+        # A qualified function is not a method by its qualifier alone (Lua's `function M.add` is a
+        # module function); a query says `@definition.method` where it is one (Kotlin's `fun String.shout`).
+        if kind == "function" and enclosing_kind in _CLASS_KINDS:
+            kind = "method"
+        if (
+            self.overloads
+            and outer is not node
+            and _overload_in(spec, outer, captured) is not None
+            and _absorbed(spec, outer, item.name, captured)
+        ):
+            return None  # a Python `@overload` stub: part of the definition below it
+        first = _first_sibling_decorator(spec, outer) if spec.prefix_types else outer
+        outer_start = _first_overload_start(spec, first, item.name, captured) if self.overloads else first.start_byte
+        start = _own_start(spec, node)
+        wrapper_start = first.start_byte
+        if first is node and (own := _decorators_start(spec, node)) is not None:
+            wrapper_start = own  # a comment inside the node, before its annotations, is not replaced
+        end = _suffix_end(spec, node) if spec.suffix_types else node.end_byte
+        end_node = node if end == node.end_byte else (node.next_sibling or node)
+        end_row = _end_row(end_node, end)
+        if end == end_node.end_byte:
+            # Scala's grammar ends `def f =` + a body on the next lines after the newline and the
+            # next line's indentation: those are not its bytes. It ends with its last token.
+            if self.source is None:
+                self.source = self.tree.root_node.text or b""
+            source = self.source
+            # Only a definition whose last byte is whitespace can end past its last token.
+            if end > len(source) or source[end - 1 : end].isspace():
+                last = _last_token(end_node)
+                if start < last.end_byte < end:
+                    gap = source[last.end_byte : end]
+                    trailing = gap[len(gap.rstrip()) :]  # a closing `"` the grammar left childless stays
+                    end -= len(trailing)
+                    end_row -= trailing.count(b"\n")
+        export_start = _export_keyword_start(outer)
+        if export_start is None:
+            export_start = _export_child_start(spec, node)
+        return Definition(
+            kind=kind,
+            name=item.name,
+            scope=(*(part for e in enclosing for part in (*e.qualifiers, e.name)), *item.qualifiers),
+            start=start,
+            end=end,
+            outer_start=outer_start,
+            line=_row(node, start) + 1,
+            end_line=end_row + 1,
+            also_fits=_also_fits(spec, kind, item.name, node) | item.also,
+            wrapper_start=wrapper_start,
+            export_start=export_start,
+            declare_start=parent.start_byte if parent is not None and parent.type == "ambient_declaration" else None,
+            qualifier_count=len(item.qualifiers),
+            secondary=item.secondary,
+            detail=item.detail,
+        )
+
+    def enclosing(self, parent: Node | None) -> tuple[_Captured, ...]:
+        """The definitions around a child of `parent`, outermost first, with their effective kinds.
+
+        Siblings share their chain: it is built once per parent, from the nearest
+        ancestor whose chain is known, rather than walked up for every definition.
+        """
+        if parent is None:
+            return ()
+        known = self.chains.get(parent)
+        if known is not None:
+            return known
+        unknown: list[Node] = []
+        chain: tuple[_Captured, ...] = ()
+        node: Node | None = parent
+        while node is not None:
+            known = self.chains.get(node)
+            if known is not None:
+                chain = known
+                break
+            unknown.append(node)
+            node = node.parent
+        for node in reversed(unknown):
+            item = self.captured.get(_key(node))
+            if item is not None and item.kind != "overload":
+                # A function directly inside a class is a method: the rule applies to the chain too.
+                if item.kind == "function" and chain and chain[-1].kind in _CLASS_KINDS:
+                    item = _Captured(item.pattern, "method", *item[2:])  # `_replace` is slow
+                chain = (*chain, item)
+            self.chains[node] = chain
+        return chain
+
+
 def _misparsed_definitions(
     spec: LanguageSpec,
     tree: Tree,
-    captured: dict[tuple[int, int, str], _Captured],
+    captured: _Lookup,
     byte_range: tuple[int, int] | None,
 ) -> list[Definition]:
     """Definitions the grammar took for an expression, found by parsing that stretch alone.
@@ -357,7 +434,7 @@ def _misparsed_definitions(
         sub = parse(spec, text)
         if sub.root_node.has_error:
             continue
-        enclosing = _enclosing(node, captured)
+        enclosing = _Builder(spec, tree, captured, overloads=True).enclosing(parent)
         outer = tuple(part for e in enclosing for part in (*e.qualifiers, e.name))
         in_class = bool(enclosing) and enclosing[-1].kind in _CLASS_KINDS
         shift, rows = node.start_byte, node.start_point[0]
@@ -404,28 +481,6 @@ def _end_row(node: Node, end: int) -> int:
     return node.end_point[0]
 
 
-def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> list[_Captured]:
-    """The definitions around `node`, outermost first, with their effective kinds."""
-    chain: list[_Captured] = []
-    parent = node.parent
-    while parent is not None:
-        item = captured.get(_key(parent))
-        if item is not None and item.kind != "overload":
-            chain.append(item)
-        parent = parent.parent
-    chain.reverse()
-    # A function directly inside a class is a method: the rule applies to the chain too.
-    effective: list[_Captured] = []
-    for i, item in enumerate(chain):
-        kind = item.kind
-        if kind == "function" and i > 0 and effective[i - 1].kind in _CLASS_KINDS:
-            kind = "method"
-        effective.append(
-            _Captured(item.pattern, kind, item.node, item.name, item.qualifiers, item.also, item.secondary, item.detail)
-        )
-    return effective
-
-
 def _first_sibling_decorator(spec: LanguageSpec, outer: Node) -> Node:
     """The first of the decorators standing before a definition as its siblings.
 
@@ -448,14 +503,8 @@ def _export_keyword_start(outer: Node) -> int | None:
     return keyword.start_byte if keyword is not None else None
 
 
-def _declare_keyword_start(node: Node) -> int | None:
-    """Where `declare` starts when the definition is a TS ambient declaration."""
-    parent = node.parent
-    return parent.start_byte if parent is not None and parent.type == "ambient_declaration" else None
-
-
 def _first_overload_start(
-    spec: LanguageSpec, outer: Node, name: str, captured: dict[tuple[int, int, str], _Captured]
+    spec: LanguageSpec, outer: Node, name: str, captured: _Lookup
 ) -> int:
     """Overload stubs just above a definition are part of it, like its decorators.
 
@@ -478,7 +527,7 @@ def _first_overload_start(
 
 
 def _captured_in(
-    spec: LanguageSpec, node: Node, captured: dict[tuple[int, int, str], _Captured]
+    spec: LanguageSpec, node: Node, captured: _Lookup
 ) -> _Captured | None:
     """The definition or overload stub that `node` is, or wraps (`export function f(): T;`)."""
     while True:
@@ -491,7 +540,7 @@ def _captured_in(
 
 
 def _overload_in(
-    spec: LanguageSpec, node: Node, captured: dict[tuple[int, int, str], _Captured]
+    spec: LanguageSpec, node: Node, captured: _Lookup
 ) -> _Captured | None:
     """The overload stub that `node` is, or wraps."""
     item = _captured_in(spec, node, captured)
@@ -499,7 +548,7 @@ def _overload_in(
 
 
 def _absorbed(
-    spec: LanguageSpec, outer: Node, name: str, captured: dict[tuple[int, int, str], _Captured]
+    spec: LanguageSpec, outer: Node, name: str, captured: _Lookup
 ) -> bool:
     """Whether an overload stub belongs to what follows it: another stub or the body of the same name.
 
