@@ -8,10 +8,10 @@ and the wrappers (decorators, `export`, overload stubs) that belong to each.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from kopipasta.languages import LanguageSpec, query_matches
 
@@ -89,9 +89,11 @@ class _Captured(NamedTuple):
     detail: str = ""  # from a `@detail` capture
 
 
-# What the definition-building code asks of the captured nodes: a dict for a whole
-# listing, a `_PointCaptures` when only a few definitions are looked up by name.
-_Lookup = Mapping[tuple[int, int, str], _Captured]
+class _Lookup(Protocol):
+    """What building a Definition asks of the captured nodes: a dict for a whole listing,
+    a `_RangeCaptures` when the definitions of one name are looked up."""
+
+    def get(self, key: tuple[int, int, str], /) -> _Captured | None: ...
 
 
 def overload_names(spec: LanguageSpec, root: Node) -> set[str]:
@@ -411,12 +413,14 @@ def _misparsed_definitions(
     tree: Tree,
     captured: _Lookup,
     byte_range: tuple[int, int] | None,
+    containing: bytes | None = None,
 ) -> list[Definition]:
     """Definitions the grammar took for an expression, found by parsing that stretch alone.
 
     Kotlin's grammar reads `@Preview` / `@Composable` / `private fun X() {…}`
     followed by another declaration as an annotated expression, without an
     error; parsed on its own, the same text is a function declaration.
+    With `containing`, only stretches whose text holds it (a name looked up) are parsed.
     """
     from kopipasta.languages import nodes_of_types, parse
 
@@ -429,7 +433,7 @@ def _misparsed_definitions(
         if byte_range is not None and (node.end_byte <= byte_range[0] or node.start_byte >= byte_range[1]):
             continue
         text = node.text or b""
-        if not text.startswith(b"@"):
+        if not text.startswith(b"@") or (containing is not None and containing not in text):
             continue
         sub = parse(spec, text)
         if sub.root_node.has_error:
@@ -598,3 +602,152 @@ def comment_block_start(tree: Tree, data: bytes, outer_start: int) -> int | None
         block_start = node.start_byte
         cursor = comment_line_start
     return block_start
+
+
+# --- Find by name (issue 9): the definitions of one name without listing the file ----------------
+
+# Bytes that continue an ASCII identifier. A name starting (ending) with one does not stand
+# right after (before) one: a lexer reads an identifier to its end, so `add` in `address` is no
+# name. Other bytes (`$`, `@`, non-ASCII) count as boundaries: an extra occurrence costs one query.
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# Occurrences closer than this are looked up by one query over the stretch holding them.
+_MERGE_GAP = 256
+# Past this many stretches one query over all of them is cheaper than a query each.
+_MAX_STRETCHES = 64
+
+
+def definitions_named(spec: LanguageSpec, tree: Tree, name: str) -> list[Definition]:
+    """The definitions named `name`, equal to and in the order of those `list_definitions` gives.
+
+    The name's occurrences in the bytes are the only places its definitions can
+    stand: the query runs over those stretches alone, and the nodes around them
+    answer the scope. What that cannot answer exactly falls back to the full listing.
+    """
+    found = _named_at_occurrences(spec, tree, name)
+    if found is None:
+        return [d for d in list_definitions(spec, tree) if d.name == name]
+    return found
+
+
+class _Unanswerable(Exception):
+    """A question the range queries cannot answer exactly (a zero-width node): list the file instead."""
+
+
+class _RangeCaptures:
+    """The captured nodes about a few stretches of the file, each exactly as the whole-file query has it.
+
+    A query limited to a byte range returns every match whose nodes reach into the
+    range. Every match that captures a node is rooted at that node or above it, so
+    for a node reaching into a queried stretch, every match capturing it came back,
+    and its entry (the first pattern's kind, `@not_definition`) is the whole file's.
+    Other nodes a range query returns may lack matches: they are not kept, and a
+    question about one runs a query over its own first byte.
+    """
+
+    def __init__(self, spec: LanguageSpec, root: Node) -> None:
+        self.spec = spec
+        self.root = root
+        self.stretches: list[tuple[int, int]] = []  # queried byte ranges, sorted, disjoint
+        self.found: dict[tuple[int, int, str], _Captured] = {}
+
+    def query(self, start: int, end: int) -> list[tuple[int, dict[str, list[Node]]]]:
+        matches = query_matches(self.spec, self.root, (start, end))
+        for key, item in _captured_by_node(matches).items():
+            if key[0] < end and start < key[1] and not (
+                self.spec.part_of_types and _part_of_another(self.spec, item.node)
+            ):
+                self.found[key] = item
+        bisect.insort(self.stretches, (start, end))
+        return matches
+
+    def get(self, key: tuple[int, int, str]) -> _Captured | None:
+        start, end, _ = key
+        if not self._covered(start, end):
+            if end <= start:
+                raise _Unanswerable  # a zero-width node reaches into no range
+            self.query(start, start + 1)
+        return self.found.get(key)
+
+    def _covered(self, start: int, end: int) -> bool:
+        """Whether a node spanning start..end reaches into a queried stretch."""
+        if end <= start:
+            return False
+        index = bisect.bisect_right(self.stretches, (start, end))
+        # The stretches are disjoint and sorted: only the neighbours of the insertion point can overlap.
+        return any(
+            stretch_start < end and start < stretch_end
+            for stretch_start, stretch_end in self.stretches[max(index - 1, 0) : index + 1]
+        )
+
+
+def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str) -> list[Definition] | None:
+    """`definitions_named` from range queries over the name's occurrences, or None where that is not exact."""
+    # A name node's text is the name itself, so each definition stands at an occurrence of its
+    # bytes; a name read from bytes that are not UTF-8 (U+FFFD) has no bytes to search for.
+    if not name or "\ufffd" in name:
+        return None
+    try:
+        needle = name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    root = tree.root_node
+    text = root.text or b""
+    stretches = _stretches(_occurrences(text, needle, root.start_byte), len(needle))
+    captured = _RangeCaptures(spec, root)
+    candidates: dict[tuple[int, int, str], None] = {}
+    for start, end in stretches:
+        for _pattern, captures in captured.query(start, end):
+            names = captures.get("name")
+            if not names or names[0].text != needle:
+                continue
+            for capture, nodes in captures.items():
+                if capture == "overload" or capture.startswith("definition."):
+                    candidates[_key(nodes[0])] = None
+    try:
+        # A stub above a candidate is asked about rather than ruled out: one more query, where there is one.
+        build = _Builder(spec, tree, captured, overloads=True)
+        definitions: list[Definition] = []
+        for key in candidates:
+            item = captured.get(key)
+            if item is not None and item.name == name and (definition := build.definition(item)) is not None:
+                definitions.append(definition)
+        if spec.misparsed_types:
+            misparsed = _misparsed_definitions(spec, tree, captured, None, containing=needle)
+            definitions += [d for d in misparsed if d.name == name]
+    except _Unanswerable:
+        return None
+    definitions.sort(key=lambda d: (d.start, -d.end))
+    spans = [(d.start, d.end) for d in definitions]
+    if len(set(spans)) != len(spans):
+        return None  # same-span definitions keep the query's order in the listing: not reproduced here
+    return definitions
+
+
+def _occurrences(text: bytes, needle: bytes, base: int) -> list[int]:
+    """The file offsets where `needle` stands, not inside a longer identifier (`text` starts at `base`)."""
+    found: list[int] = []
+    check_before = needle[0] in _WORD_BYTES
+    check_after = needle[-1] in _WORD_BYTES
+    index = text.find(needle)
+    while index >= 0:
+        after = index + len(needle)
+        if not (check_before and index > 0 and text[index - 1] in _WORD_BYTES) and not (
+            check_after and after < len(text) and text[after] in _WORD_BYTES
+        ):
+            found.append(base + index)
+        index = text.find(needle, index + 1)
+    return found
+
+
+def _stretches(occurrences: list[int], width: int) -> list[tuple[int, int]]:
+    """The byte ranges to query: each occurrence, with those close after it in one range."""
+    stretches: list[tuple[int, int]] = []
+    for start in occurrences:
+        if stretches and start - stretches[-1][1] <= _MERGE_GAP:
+            stretches[-1] = (stretches[-1][0], start + width)
+        else:
+            stretches.append((start, start + width))
+    if len(stretches) > _MAX_STRETCHES:
+        return [(stretches[0][0], stretches[-1][1])]
+    return stretches
+

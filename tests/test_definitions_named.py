@@ -1,0 +1,157 @@
+"""`definitions_named` finds a name's definitions exactly as the full listing has them.
+
+The fast path queries only the stretches of the file where the name's bytes
+stand; the full listing queries everything. For every code file of the
+fixtures (19 languages, Vue and Svelte through their `<script>`), the project's
+multi-language corpus, and three big real modules, and for every name the
+listing holds, names the file uses for something else, and names it does not
+hold at all, both must give the same Definitions in the same order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kopipasta import definitions, embedded
+from kopipasta.definitions import Definition, definitions_named, list_definitions
+from kopipasta.languages import LanguageSpec, language_for_path, parse
+
+REPO = Path(__file__).resolve().parent.parent
+# Names no file defines, some of them shaped like what a reply's target may hold.
+ABSENT = ("kopipasta_absent", "", "operator==", "~Absent", "a b", "Absent.inner", "x\ufffd", "$", "#private", "?")
+_WORD = re.compile(rb"[A-Za-z_$#~][\w$!?=]*")
+
+
+def _sources() -> list[Path]:
+    import click
+    import jinja2
+    import rich
+
+    found = sorted(p for side in ("before", "after") for p in REPO.glob(f"fixtures/*/{side}/**/*") if p.is_file())
+    found += sorted(p for p in (REPO / "tests" / "identity_corpus").rglob("*") if p.is_file())
+    found += [
+        Path(click.__file__).parent / "core.py",
+        Path(rich.__file__).parent / "console.py",
+        Path(jinja2.__file__).parent / "environment.py",
+    ]
+    return [p for p in found if language_for_path(p.name) is not None]
+
+
+SOURCES = _sources()
+
+
+def _code(path: Path) -> tuple[LanguageSpec, bytes] | None:
+    """The file's code as the operations parse it: a component's `<script>` through its code view."""
+    host = language_for_path(path.name)
+    assert host is not None
+    data = path.read_bytes()
+    if host.embedding is None:
+        return host, data
+    view = embedded.code_view(host, data)
+    return None if view is None else (view.spec, view.data)
+
+
+def _label(path: Path) -> str:
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else path.name
+
+
+def _other_words(data: bytes, defined: set[str]) -> Iterator[str]:
+    """Words the file uses that name no definition: calls, parameters, locals, keywords."""
+    words = sorted({m.group().decode("utf-8", "replace") for m in _WORD.finditer(data)} - defined)
+    step = max(len(words) // 40, 1)
+    return iter(words[::step])
+
+
+def test_the_corpus_covers_every_language() -> None:
+    grammars = {language_for_path(p.name).name for p in SOURCES}  # type: ignore[union-attr]
+    assert len(grammars) >= 19, sorted(grammars)
+    assert len(SOURCES) > 800
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=_label)
+def test_named_equals_the_listing_filtered(path: Path) -> None:
+    code = _code(path)
+    if code is None:
+        pytest.skip("a component without a <script>")
+    spec, data = code
+    tree = parse(spec, data)
+    listing = list_definitions(spec, tree)
+    defined = {d.name for d in listing}
+    for name in [*sorted(defined), *_other_words(data, defined), *ABSENT]:
+        expected = [d for d in listing if d.name == name]
+        assert definitions_named(spec, tree, name) == expected, f"{_label(path)}: {name!r}"
+
+
+# The files where many definitions share a name or nest deeply: the ways of grouping occurrences
+# into queries (one query each, one over all of them) must give the same answer as the default.
+GROUPING_SOURCES = [p for p in SOURCES if not p.is_relative_to(REPO / "fixtures")] + [
+    p for p in SOURCES if p.is_relative_to(REPO / "fixtures") and p.suffix in (".kt", ".scala", ".cpp", ".ts", ".pyi")
+][:60]
+
+
+@pytest.mark.parametrize(("gap", "most"), [(-1, 10_000), (10**9, 10_000), (256, 0)], ids=["apart", "merged", "one-range"])
+def test_named_is_the_same_however_occurrences_are_grouped(monkeypatch: pytest.MonkeyPatch, gap: int, most: int) -> None:
+    monkeypatch.setattr(definitions, "_MERGE_GAP", gap)
+    monkeypatch.setattr(definitions, "_MAX_STRETCHES", most)
+    for path in GROUPING_SOURCES:
+        code = _code(path)
+        if code is None:
+            continue
+        spec, data = code
+        tree = parse(spec, data)
+        listing = list_definitions(spec, tree)
+        for name in sorted({d.name for d in listing}):
+            assert definitions_named(spec, tree, name) == [d for d in listing if d.name == name], f"{_label(path)}: {name!r}"
+
+
+def test_the_fast_path_answers_the_corpus_without_falling_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every name of the real modules is answered by the range queries, not by the full listing."""
+
+    def no_listing(*args: object, **kwargs: object) -> list[Definition]:
+        raise AssertionError("fell back to the full listing")
+
+    for path in SOURCES[-3:]:
+        spec, data = _code(path)  # type: ignore[misc]
+        tree = parse(spec, data)
+        names = sorted({d.name for d in list_definitions(spec, tree)})
+        with monkeypatch.context() as patched:
+            patched.setattr(definitions, "list_definitions", no_listing)
+            for name in names:
+                assert definitions_named(spec, tree, name), name
+
+
+def test_overload_stubs_go_with_their_implementation() -> None:
+    """Python `@overload` stubs: absorbed into the definition below, the last one of a stub-only run stays."""
+    spec = language_for_path("m.py")
+    assert spec is not None
+    data = b'''from typing import overload
+
+
+class Codec:
+    @overload
+    def encode(self, value: int) -> bytes: ...
+    # a comment between the stubs
+    @overload
+    def encode(self, value: str) -> bytes: ...
+    def encode(self, value):
+        return str(value).encode()
+
+    def decode(self, raw): return raw
+
+
+@overload
+def parse(text: str) -> int: ...
+@overload
+def parse(text: bytes) -> int: ...
+'''
+    tree = parse(spec, data)
+    listing = list_definitions(spec, tree)
+    for name in ("encode", "decode", "parse", "Codec", "overload"):
+        assert definitions_named(spec, tree, name) == [d for d in listing if d.name == name], name
+    (encode,) = definitions_named(spec, tree, "encode")
+    assert data[encode.outer_start :].startswith(b"@overload\n    def encode(self, value: int)")
+    assert encode.scope == ("Codec",) and encode.kind == "method"
