@@ -112,6 +112,30 @@ def _captures(
     return _captured_by_node(query_matches(spec, root, byte_range))
 
 
+class _Shape(NamedTuple):
+    """What a match's capture names say, the same for every match with those names."""
+
+    kinds: tuple[tuple[str, str], ...]  # (capture, kind) of each definition or overload capture
+    also: frozenset[str]  # from `@also.<kind>` captures
+    secondary: bool  # a `@secondary` capture
+
+
+_SHAPES: dict[tuple[str, ...], _Shape] = {}
+
+
+def _shape(names: tuple[str, ...]) -> _Shape:
+    shape = _SHAPES.get(names)
+    if shape is None:
+        kinds = tuple(
+            (c, "overload" if c == "overload" else c.removeprefix("definition."))
+            for c in names
+            if c == "overload" or c.startswith("definition.")
+        )
+        also = frozenset(c.removeprefix("also.") for c in names if c.startswith("also."))
+        shape = _SHAPES[names] = _Shape(kinds, also, "secondary" in names)
+    return shape
+
+
 def _captured_by_node(
     matches: list[tuple[int, dict[str, list[Node]]]],
 ) -> dict[tuple[int, int, str], _Captured]:
@@ -126,24 +150,21 @@ def _captured_by_node(
         names = captures.get("name")
         if not names:
             continue
-        for capture, nodes in captures.items():
-            if capture == "overload":
-                kind = "overload"
-            elif capture.startswith("definition."):
-                kind = capture[len("definition.") :]
-            else:
-                continue
-            node = nodes[0]
+        shape = _shape(tuple(captures))
+        for capture, kind in shape.kinds:
+            node = captures[capture][0]
             key = (node.start_byte, node.end_byte, node.type)
             previous = found.get(key)
             if previous is None or pattern < previous.pattern:
-                found[key] = _captured(pattern, kind, node, names[0], captures)
+                found[key] = _captured(pattern, kind, node, names[0], captures, shape)
     for key in excluded:
         found.pop(key, None)
     return found
 
 
-def _captured(pattern: int, kind: str, node: Node, name: Node, captures: dict[str, list[Node]]) -> _Captured:
+def _captured(
+    pattern: int, kind: str, node: Node, name: Node, captures: dict[str, list[Node]], shape: _Shape
+) -> _Captured:
     """One captured definition node, with what the rest of its match says about it."""
     scopes = captures.get("scope")
     qualifiers = (
@@ -151,7 +172,6 @@ def _captured(pattern: int, kind: str, node: Node, name: Node, captures: dict[st
         if scopes
         else ()
     )
-    also = frozenset(c.removeprefix("also.") for c in captures if c.startswith("also."))
     details = captures.get("detail")
     detail = " ".join((n.text or b"").decode("utf-8", "replace") for n in details) if details else ""
     return _Captured(
@@ -160,8 +180,8 @@ def _captured(pattern: int, kind: str, node: Node, name: Node, captures: dict[st
         node,
         (name.text or b"").decode("utf-8", "replace"),
         qualifiers,
-        also,
-        "secondary" in captures,
+        shape.also,
+        shape.secondary,
         detail,
     )
 
@@ -188,9 +208,10 @@ def _own_start(spec: LanguageSpec, node: Node) -> int:
     `public`: the definition starts at the first modifier that is not one.
     """
     for child in node.children:
-        if child.type in spec.prefix_types or child.type in spec.comment_types or child.type in spec.export_types:
+        kind = child.type
+        if kind in spec.prefix_types or kind in spec.comment_types or kind in spec.export_types:
             continue
-        if child.type in spec.modifier_types:
+        if kind in spec.modifier_types:
             inner = next(
                 (c for c in child.children if c.type not in spec.prefix_types and c.type not in spec.comment_types),
                 None,
@@ -205,11 +226,12 @@ def _own_start(spec: LanguageSpec, node: Node) -> int:
 def _decorators_start(spec: LanguageSpec, node: Node) -> int | None:
     """Where a definition's own leading decorators start, when it holds them (Java `@Override`, C# `[HttpGet]`)."""
     for child in node.children:
-        if child.type in spec.comment_types:
+        kind = child.type
+        if kind in spec.comment_types:
             continue
-        if child.type in spec.prefix_types:
+        if kind in spec.prefix_types:
             return child.start_byte
-        if child.type in spec.modifier_types:
+        if kind in spec.modifier_types:
             first = next((c for c in child.children if c.type not in spec.comment_types), None)
             return first.start_byte if first is not None and first.type in spec.prefix_types else None
         return None
@@ -221,9 +243,10 @@ def _export_child_start(spec: LanguageSpec, node: Node) -> int | None:
     if not spec.export_types:
         return None
     for child in node.children:
-        if child.type in spec.export_types:
+        kind = child.type
+        if kind in spec.export_types:
             return child.start_byte
-        if child.type not in spec.prefix_types and child.type not in spec.comment_types:
+        if kind not in spec.prefix_types and kind not in spec.comment_types:
             return None
     return None
 
@@ -294,7 +317,7 @@ class _Builder:
         self.tree = tree
         self.captured = captured
         self.overloads = overloads  # False: no stub anywhere, `_overload_in` would find none
-        self.chains: dict[Node, tuple[_Captured, ...]] = {}  # the enclosing chain of each parent's children
+        self.chains: dict[Node, _Chain] = {}  # the enclosing chain of each parent's children
         self.source: bytes | None = None  # the file's bytes, read only when a definition ends in whitespace
 
     def definition(self, item: _Captured) -> Definition | None:
@@ -317,7 +340,7 @@ class _Builder:
         ):
             return None  # `a = b = 1`: only the outer assignment is a statement
         enclosing = self.enclosing(parent)
-        enclosing_kind = enclosing[-1].kind if enclosing else None
+        enclosing_kind = enclosing.kind
         kind = "function" if item.kind == "overload" else item.kind
         if kind in _VALUE_KINDS and enclosing_kind in _FUNCTION_KINDS:
             return None  # a local
@@ -361,7 +384,7 @@ class _Builder:
         return Definition(
             kind=kind,
             name=item.name,
-            scope=(*(part for e in enclosing for part in (*e.qualifiers, e.name)), *item.qualifiers),
+            scope=(*enclosing.scope, *item.qualifiers) if item.qualifiers else enclosing.scope,
             start=start,
             end=end,
             outer_start=outer_start,
@@ -376,19 +399,19 @@ class _Builder:
             detail=item.detail,
         )
 
-    def enclosing(self, parent: Node | None) -> tuple[_Captured, ...]:
-        """The definitions around a child of `parent`, outermost first, with their effective kinds.
+    def enclosing(self, parent: Node | None) -> _Chain:
+        """The definitions around a child of `parent`: the innermost's effective kind, their names.
 
         Siblings share their chain: it is built once per parent, from the nearest
         ancestor whose chain is known, rather than walked up for every definition.
         """
         if parent is None:
-            return ()
+            return _NO_CHAIN
         known = self.chains.get(parent)
         if known is not None:
             return known
         unknown: list[Node] = []
-        chain: tuple[_Captured, ...] = ()
+        chain = _NO_CHAIN
         node: Node | None = parent
         while node is not None:
             known = self.chains.get(node)
@@ -401,11 +424,20 @@ class _Builder:
             item = self.captured.get(_key(node))
             if item is not None and item.kind != "overload":
                 # A function directly inside a class is a method: the rule applies to the chain too.
-                if item.kind == "function" and chain and chain[-1].kind in _CLASS_KINDS:
-                    item = _Captured(item.pattern, "method", *item[2:])  # `_replace` is slow
-                chain = (*chain, item)
+                kind = "method" if item.kind == "function" and chain.kind in _CLASS_KINDS else item.kind
+                chain = _Chain(kind, (*chain.scope, *item.qualifiers, item.name))
             self.chains[node] = chain
         return chain
+
+
+class _Chain(NamedTuple):
+    """The definitions around a node, as a definition inside them needs them."""
+
+    kind: str | None  # the effective kind of the innermost (a function in a class is a method)
+    scope: tuple[str, ...]  # their qualifiers and names, outermost first
+
+
+_NO_CHAIN = _Chain(None, ())
 
 
 def _misparsed_definitions(
@@ -439,8 +471,8 @@ def _misparsed_definitions(
         if sub.root_node.has_error:
             continue
         enclosing = _Builder(spec, tree, captured, overloads=True).enclosing(parent)
-        outer = tuple(part for e in enclosing for part in (*e.qualifiers, e.name))
-        in_class = bool(enclosing) and enclosing[-1].kind in _CLASS_KINDS
+        outer = enclosing.scope
+        in_class = enclosing.kind in _CLASS_KINDS
         shift, rows = node.start_byte, node.start_point[0]
         for inner in list_definitions(spec, sub):
             found.append(
