@@ -723,7 +723,9 @@ def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str) -> list[Def
     except UnicodeEncodeError:
         return None
     root = tree.root_node
-    text = root.text or b""
+    text = root.text
+    if text is None:
+        return None  # a tree parsed without its bytes at hand: nothing to search
     stretches = _stretches(_occurrences(text, needle, root.start_byte), len(needle))
     captured = _RangeCaptures(spec, root)
     candidates: dict[tuple[int, int, str], None] = {}
