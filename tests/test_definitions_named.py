@@ -10,6 +10,7 @@ hold at all, both must give the same Definitions in the same order.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -155,3 +156,24 @@ def parse(text: bytes) -> int: ...
     (encode,) = definitions_named(spec, tree, "encode")
     assert data[encode.outer_start :].startswith(b"@overload\n    def encode(self, value: int)")
     assert encode.scope == ("Codec",) and encode.kind == "method"
+
+
+@pytest.mark.parametrize("path", SOURCES[::7], ids=_label)
+def test_a_range_query_sees_every_match_of_a_node_reaching_into_it(path: Path) -> None:
+    """The premise of the fast path: for a node reaching into a queried range, the range
+    query's entry (kind of the first pattern, `@not_definition`) is the whole file's."""
+    from kopipasta.languages import query_matches
+
+    code = _code(path)
+    if code is None:
+        pytest.skip("a component without a <script>")
+    spec, data = code
+    root = parse(spec, data).root_node
+    whole = definitions._captured_by_node(query_matches(spec, root))
+    choose = random.Random(path.name)
+    for _ in range(25):
+        start = choose.randrange(0, max(root.end_byte - 1, 1))
+        end = min(root.end_byte, start + choose.choice((1, 1, 2, 16, 200, 3000)))
+        part = definitions._captured_by_node(query_matches(spec, root, (start, end)))
+        reaching = {key for key in {*whole, *part} if key[0] < end and start < key[1]}
+        assert {key: part.get(key) for key in reaching} == {key: whole.get(key) for key in reaching}, (start, end)
