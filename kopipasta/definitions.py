@@ -655,10 +655,27 @@ def definitions_named(spec: LanguageSpec, tree: Tree, name: str) -> list[Definit
     stand: the query runs over those stretches alone, and the nodes around them
     answer the scope. What that cannot answer exactly falls back to the full listing.
     """
-    found = _named_at_occurrences(spec, tree, name)
+    found = _named_at_occurrences(spec, tree, name, dotted=False)
     if found is None:
         return [d for d in list_definitions(spec, tree) if d.name == name]
     return found
+
+
+def definitions_ending_in(spec: LanguageSpec, tree: Tree, part: str) -> list[Definition]:
+    """`definitions_named`, with the definitions whose own name is dotted and ends in `.part` too.
+
+    A TypeScript `namespace A.B` or a C# `namespace Shop.Api` is one definition
+    named `A.B`: a target whose last part is `B` may mean it (resolve.py splits
+    qualified names on dots). Equal to the listing filtered the same way, in order.
+    """
+    found = _named_at_occurrences(spec, tree, part, dotted=True)
+    if found is None:
+        return [d for d in list_definitions(spec, tree) if _ends_in(d.name, part)]
+    return found
+
+
+def _ends_in(name: str, part: str) -> bool:
+    return name == part or name.endswith("." + part)
 
 
 class _Unanswerable(Exception):
@@ -712,8 +729,9 @@ class _RangeCaptures:
         )
 
 
-def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str) -> list[Definition] | None:
-    """`definitions_named` from range queries over the name's occurrences, or None where that is not exact."""
+def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str, *, dotted: bool) -> list[Definition] | None:
+    """`definitions_named` (`definitions_ending_in` when `dotted`) from range queries over the name's
+    occurrences, or None where that is not exact."""
     # A name node's text is the name itself, so each definition stands at an occurrence of its
     # bytes; a name read from bytes that are not UTF-8 (U+FFFD) has no bytes to search for.
     if not name or "\ufffd" in name:
@@ -728,11 +746,15 @@ def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str) -> list[Def
         return None  # a tree parsed without its bytes at hand: nothing to search
     stretches = _stretches(_occurrences(text, needle, root.start_byte), len(needle))
     captured = _RangeCaptures(spec, root)
+    dotted_needle = b"." + needle if dotted else None
     candidates: dict[tuple[int, int, str], None] = {}
     for start, end in stretches:
         for _pattern, captures in captured.query(start, end):
             names = captures.get("name")
-            if not names or names[0].text != needle:
+            text_of_name = names[0].text if names else None
+            if text_of_name is None or not (
+                text_of_name == needle or (dotted_needle is not None and text_of_name.endswith(dotted_needle))
+            ):
                 continue
             for capture, nodes in captures.items():
                 if capture == "overload" or capture.startswith("definition."):
@@ -743,11 +765,13 @@ def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str) -> list[Def
         definitions: list[Definition] = []
         for key in candidates:
             item = captured.get(key)
-            if item is not None and item.name == name and (definition := build.definition(item)) is not None:
+            if item is None or not (item.name == name or (dotted and _ends_in(item.name, name))):
+                continue
+            if (definition := build.definition(item)) is not None:
                 definitions.append(definition)
         if spec.misparsed_types:
             misparsed = _misparsed_definitions(spec, tree, captured, None, containing=needle)
-            definitions += [d for d in misparsed if d.name == name]
+            definitions += [d for d in misparsed if d.name == name or (dotted and _ends_in(d.name, name))]
     except _Unanswerable:
         return None
     definitions.sort(key=lambda d: (d.start, -d.end))

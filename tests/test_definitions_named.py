@@ -1,5 +1,7 @@
 """`definitions_named` finds a name's definitions exactly as the full listing has them.
 
+(`definitions_ending_in` too, with the dotted names ending in `.name`.)
+
 The fast path queries only the stretches of the file where the name's bytes
 stand; the full listing queries everything. For every code file of the
 fixtures (19 languages, Vue and Svelte through their `<script>`), the project's
@@ -18,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from kopipasta import definitions, embedded
-from kopipasta.definitions import Definition, definitions_named, list_definitions
+from kopipasta.definitions import Definition, definitions_ending_in, definitions_named, list_definitions
 from kopipasta.languages import LanguageSpec, language_for_path, parse
 
 REPO = Path(__file__).resolve().parent.parent
@@ -82,9 +84,13 @@ def test_named_equals_the_listing_filtered(path: Path) -> None:
     tree = parse(spec, data)
     listing = list_definitions(spec, tree)
     defined = {d.name for d in listing}
-    for name in [*sorted(defined), *_other_words(data, defined), *ABSENT]:
+    # The last parts of dotted names (`namespace A.B` → `B`), for definitions_ending_in.
+    parts = {d.name.rsplit(".", 1)[-1] for d in listing}
+    for name in [*sorted(defined | parts), *_other_words(data, defined), *ABSENT]:
         expected = [d for d in listing if d.name == name]
         assert definitions_named(spec, tree, name) == expected, f"{_label(path)}: {name!r}"
+        ending = [d for d in listing if d.name == name or d.name.endswith("." + name)]
+        assert definitions_ending_in(spec, tree, name) == ending, f"{_label(path)}: ending in {name!r}"
 
 
 # The files where many definitions share a name or nest deeply: the ways of grouping occurrences
