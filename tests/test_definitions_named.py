@@ -18,9 +18,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kopipasta import definitions, embedded
-from kopipasta.definitions import Definition, definitions_ending_in, definitions_named, list_definitions
+from kopipasta.definitions import (
+    Definition,
+    definitions_ending_in,
+    definitions_named,
+    list_definitions,
+)
 from kopipasta.languages import LanguageSpec, language_for_path, parse
 
 REPO = Path(__file__).resolve().parent.parent
@@ -183,3 +190,109 @@ def test_a_range_query_sees_every_match_of_a_node_reaching_into_it(path: Path) -
         part = definitions._captured_by_node(query_matches(spec, root, (start, end)))
         reaching = {key for key in {*whole, *part} if key[0] < end and start < key[1]}
         assert {key: part.get(key) for key in reaching} == {key: whole.get(key) for key in reaching}, (start, end)
+
+
+# --- Generated sources: names shared across levels, overload stubs, wrappers ----------------------
+
+NAMES = ("run", "Run", "a", "overload", "ns")
+
+
+@st.composite
+def python_block(draw: st.DrawFn, depth: int = 0) -> list[str]:
+    """Statements of a Python body: defs, classes, stubs, decorators, assignments, comments, ifs."""
+    lines: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        name = draw(st.sampled_from(NAMES))
+        choice = draw(st.integers(0, 8 if depth < 2 else 4))
+        if choice == 0:
+            lines += [f"{name} = 1"]
+        elif choice == 1:
+            lines += [f"{name} = other = 2"]
+        elif choice == 2:
+            lines += ["# a comment", f"def {name}(x): return x"]
+        elif choice == 3:
+            lines += ["@overload", f"def {name}(x: int) -> int: ..."]
+        elif choice == 4:
+            lines += ["@property", f"def {name}(self): return 1"]
+        else:
+            head = {5: f"def {name}():", 6: f"class {name}:", 7: f"class {name}(Protocol):", 8: "if x:"}[choice]
+            body = draw(python_block(depth + 1))
+            lines += [head, *("    " + line for line in body)]
+    return lines
+
+
+@st.composite
+def typescript_block(draw: st.DrawFn, depth: int = 0) -> list[str]:
+    """Statements of a TypeScript body: functions and their overloads, classes, namespaces, exports."""
+    lines: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        name = draw(st.sampled_from(NAMES))
+        choice = draw(st.integers(0, 7 if depth < 2 else 4))
+        if choice == 0:
+            lines += [f"export const {name} = () => 1;"]
+        elif choice == 1:
+            lines += [f"function {name}(x: string): string;", f"function {name}(x: any) {{ return x; }}"]
+        elif choice == 2:
+            lines += [f"export function {name}(x: number): number;", "// between", f"export function {name}(x: any) {{ return x; }}"]
+        elif choice == 3:
+            lines += [f"declare function {name}(x: number): void;"]
+        elif choice == 4:
+            lines += [f"let {name} = 1;"]
+        else:
+            head = {5: f"namespace ns.{name} {{", 6: f"export class {name} {{", 7: f"function {name}() {{"}[choice]
+            if choice == 6:
+                body = [f"{draw(st.sampled_from(NAMES))}(): void {{}}", f"@dec() {draw(st.sampled_from(NAMES))} = 1;"]
+            else:
+                body = draw(typescript_block(depth + 1))
+            lines += [head, *("  " + line for line in body), "}"]
+    return lines
+
+
+@st.composite
+def kotlin_block(draw: st.DrawFn, depth: int = 0) -> list[str]:
+    """Kotlin declarations, among them the annotated functions its grammar reads as expressions."""
+    lines: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        name = draw(st.sampled_from(NAMES))
+        choice = draw(st.integers(0, 6 if depth < 2 else 3))
+        if choice == 0:
+            lines += [f"val {name} = 1"]
+        elif choice == 1:
+            lines += ["@Preview", "@Composable", f"private fun {name}() {{", f"    {name}()", "}"]
+        elif choice == 2:
+            lines += [f"fun String.{name}() = 1"]
+        elif choice == 3:
+            lines += [f"fun {name}(x: Int): Int {{ return x }}"]
+        else:
+            head = {4: f"class {name} {{", 5: f"object {name} {{", 6: f"fun {name}() {{"}[choice]
+            lines += [head, *("    " + line for line in draw(kotlin_block(depth + 1))), "}"]
+    return lines
+
+
+def _assert_named_equals_listing(path: str, source: str) -> None:
+    spec = language_for_path(path)
+    assert spec is not None
+    tree = parse(spec, source.encode())
+    listing = list_definitions(spec, tree)
+    for name in (*NAMES, *(d.name for d in listing), "ns.run", "absent"):
+        assert definitions_named(spec, tree, name) == [d for d in listing if d.name == name], name
+        ending = [d for d in listing if d.name == name or d.name.endswith("." + name)]
+        assert definitions_ending_in(spec, tree, name) == ending, name
+
+
+@settings(max_examples=300, deadline=None)
+@given(python_block())
+def test_generated_python(lines: list[str]) -> None:
+    _assert_named_equals_listing("m.py", "from typing import overload, Protocol\n" + "\n".join(lines) + "\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(typescript_block())
+def test_generated_typescript(lines: list[str]) -> None:
+    _assert_named_equals_listing("m.ts", "\n".join(lines) + "\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(kotlin_block())
+def test_generated_kotlin(lines: list[str]) -> None:
+    _assert_named_equals_listing("m.kt", "\n".join(lines) + "\n")
