@@ -4,6 +4,11 @@ The language's query file says which nodes are definitions; this module adds
 what a query cannot: the chain of enclosing definitions, functions that are
 methods because of where they stand, locals that are not definitions at all,
 and the wrappers (decorators, `export`, overload stubs) that belong to each.
+
+Two ways in, one builder: `list_definitions` lists the file, `definitions_named`
+finds one name's definitions from range queries (issue 9). Both build each
+Definition with the same `_Builder`, which is why they share this module: the
+fast path cannot drift from the listing it must equal.
 """
 
 from __future__ import annotations
