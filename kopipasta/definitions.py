@@ -4,13 +4,19 @@ The language's query file says which nodes are definitions; this module adds
 what a query cannot: the chain of enclosing definitions, functions that are
 methods because of where they stand, locals that are not definitions at all,
 and the wrappers (decorators, `export`, overload stubs) that belong to each.
+
+Two ways in, one builder: `list_definitions` lists the file, `definitions_named`
+finds one name's definitions from range queries (issue 9). Both build each
+Definition with the same `_Builder`, which is why they share this module: the
+fast path cannot drift from the listing it must equal.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from kopipasta.languages import LanguageSpec, query_matches
 
@@ -76,8 +82,7 @@ class Definition:
         return kind == "function" and self.kind == "method"
 
 
-@dataclass(frozen=True)
-class _Captured:
+class _Captured(NamedTuple):
     pattern: int
     kind: str  # "overload" or a definition kind
     node: Node
@@ -87,6 +92,13 @@ class _Captured:
     also: frozenset[str] = frozenset()  # from `@also.<kind>` captures
     secondary: bool = False  # from a `@secondary` capture
     detail: str = ""  # from a `@detail` capture
+
+
+class _Lookup(Protocol):
+    """What building a Definition asks of the captured nodes: a dict for a whole listing,
+    a `_RangeCaptures` when the definitions of one name are looked up."""
+
+    def get(self, key: tuple[int, int, str], /) -> _Captured | None: ...
 
 
 def overload_names(spec: LanguageSpec, root: Node) -> set[str]:
@@ -102,38 +114,81 @@ def _captures(
     spec: LanguageSpec, root: Node, byte_range: tuple[int, int] | None
 ) -> dict[tuple[int, int, str], _Captured]:
     """Each captured node with the kind of the first pattern that captured it."""
+    return _captured_by_node(query_matches(spec, root, byte_range))
+
+
+class _Shape(NamedTuple):
+    """What a match's capture names say, the same for every match with those names."""
+
+    kinds: tuple[tuple[str, str], ...]  # (capture, kind) of each definition or overload capture
+    also: frozenset[str]  # from `@also.<kind>` captures
+    secondary: bool  # a `@secondary` capture
+
+
+_SHAPES: dict[tuple[str, ...], _Shape] = {}
+
+
+def _shape(names: tuple[str, ...]) -> _Shape:
+    shape = _SHAPES.get(names)
+    if shape is None:
+        kinds = tuple(
+            (c, "overload" if c == "overload" else c.removeprefix("definition."))
+            for c in names
+            if c == "overload" or c.startswith("definition.")
+        )
+        also = frozenset(c.removeprefix("also.") for c in names if c.startswith("also."))
+        shape = _SHAPES[names] = _Shape(kinds, also, "secondary" in names)
+    return shape
+
+
+def _captured_by_node(
+    matches: list[tuple[int, dict[str, list[Node]]]],
+) -> dict[tuple[int, int, str], _Captured]:
+    """The matches' captured nodes, each with the kind of the first pattern that captured it."""
     found: dict[tuple[int, int, str], _Captured] = {}
     excluded: set[tuple[int, int, str]] = set()
-    for pattern, captures in query_matches(spec, root, byte_range):
+    for pattern, captures in matches:
         # `@not_definition`: a node no pattern may make a definition (`int a, b;` declares two names).
-        excluded.update(_key(node) for node in captures.get("not_definition", []))
+        not_definitions = captures.get("not_definition")
+        if not_definitions:
+            excluded.update(_key(node) for node in not_definitions)
         names = captures.get("name")
         if not names:
             continue
-        qualifiers = tuple(
-            part
-            for node in sorted(captures.get("scope", []), key=lambda n: n.start_byte)
-            for part in _qualifier_parts(node)
-        )
-        also = frozenset(c.removeprefix("also.") for c in captures if c.startswith("also."))
-        for capture, nodes in captures.items():
-            if capture == "overload":
-                kind = "overload"
-            elif capture.startswith("definition."):
-                kind = capture.removeprefix("definition.")
-            else:
-                continue
-            node = nodes[0]
-            previous = found.get(_key(node))
+        shape = _shape(tuple(captures))
+        for capture, kind in shape.kinds:
+            node = captures[capture][0]
+            key = (node.start_byte, node.end_byte, node.type)
+            previous = found.get(key)
             if previous is None or pattern < previous.pattern:
-                name = (names[0].text or b"").decode("utf-8", "replace")
-                detail = " ".join((n.text or b"").decode("utf-8", "replace") for n in captures.get("detail", []))
-                found[_key(node)] = _Captured(
-                    pattern, kind, node, name, qualifiers, also, "secondary" in captures, detail
-                )
+                found[key] = _captured(pattern, kind, node, names[0], captures, shape)
     for key in excluded:
         found.pop(key, None)
     return found
+
+
+def _captured(
+    pattern: int, kind: str, node: Node, name: Node, captures: dict[str, list[Node]], shape: _Shape
+) -> _Captured:
+    """One captured definition node, with what the rest of its match says about it."""
+    scopes = captures.get("scope")
+    qualifiers = (
+        tuple(part for scope in sorted(scopes, key=lambda n: n.start_byte) for part in _qualifier_parts(scope))
+        if scopes
+        else ()
+    )
+    details = captures.get("detail")
+    detail = " ".join((n.text or b"").decode("utf-8", "replace") for n in details) if details else ""
+    return _Captured(
+        pattern,
+        kind,
+        node,
+        (name.text or b"").decode("utf-8", "replace"),
+        qualifiers,
+        shape.also,
+        shape.secondary,
+        detail,
+    )
 
 
 def _qualifier_parts(node: Node) -> list[str]:
@@ -151,13 +206,6 @@ def _qualifier_parts(node: Node) -> list[str]:
     return [part for part in re.split(r"::|\.", text) if part.strip()]
 
 
-def _outer(spec: LanguageSpec, node: Node) -> Node:
-    """The node with the wrappers that belong to this definition (decorators, export)."""
-    while node.parent is not None and node.parent.type in spec.wrapper_types:
-        node = node.parent
-    return node
-
-
 def _own_start(spec: LanguageSpec, node: Node) -> int:
     """Where the definition starts once its own leading decorators and `export`-like keywords are skipped.
 
@@ -165,9 +213,10 @@ def _own_start(spec: LanguageSpec, node: Node) -> int:
     `public`: the definition starts at the first modifier that is not one.
     """
     for child in node.children:
-        if child.type in spec.prefix_types or child.type in spec.comment_types or child.type in spec.export_types:
+        kind = child.type
+        if kind in spec.prefix_types or kind in spec.comment_types or kind in spec.export_types:
             continue
-        if child.type in spec.modifier_types:
+        if kind in spec.modifier_types:
             inner = next(
                 (c for c in child.children if c.type not in spec.prefix_types and c.type not in spec.comment_types),
                 None,
@@ -182,11 +231,12 @@ def _own_start(spec: LanguageSpec, node: Node) -> int:
 def _decorators_start(spec: LanguageSpec, node: Node) -> int | None:
     """Where a definition's own leading decorators start, when it holds them (Java `@Override`, C# `[HttpGet]`)."""
     for child in node.children:
-        if child.type in spec.comment_types:
+        kind = child.type
+        if kind in spec.comment_types:
             continue
-        if child.type in spec.prefix_types:
+        if kind in spec.prefix_types:
             return child.start_byte
-        if child.type in spec.modifier_types:
+        if kind in spec.modifier_types:
             first = next((c for c in child.children if c.type not in spec.comment_types), None)
             return first.start_byte if first is not None and first.type in spec.prefix_types else None
         return None
@@ -198,9 +248,10 @@ def _export_child_start(spec: LanguageSpec, node: Node) -> int | None:
     if not spec.export_types:
         return None
     for child in node.children:
-        if child.type in spec.export_types:
+        kind = child.type
+        if kind in spec.export_types:
             return child.start_byte
-        if child.type not in spec.prefix_types and child.type not in spec.comment_types:
+        if kind not in spec.prefix_types and kind not in spec.comment_types:
             return None
     return None
 
@@ -247,99 +298,166 @@ def list_definitions(
     """Every addressable definition of the file, in file order (or those touching `byte_range`)."""
     captured = _captures(spec, tree.root_node, byte_range)
     if spec.part_of_types:
-        captured = {
-            key: item
-            for key, item in captured.items()
-            if item.node.parent is None or item.node.parent.type not in spec.part_of_types
-        }
-    definitions: list[Definition] = []
-    source: bytes | None = None  # the file's bytes, read only when a definition ends in whitespace
-    for item in captured.values():
-        node = item.node
-        if item.kind == "overload" and (
-            spec.grammar == "python"  # the inner `def` is captured as a function too: that one counts
-            or _absorbed(spec, _outer(spec, node), item.name, captured)
-        ):
-            continue
-        if spec.grammar == "python" and item.kind == "variable" and (
-            node.parent is None or node.parent.type not in _PYTHON_STATEMENT_PARENTS
-        ):
-            continue  # `a = b = 1`: only the outer assignment is a statement
-        enclosing = _enclosing(node, captured)
-        enclosing_kind = enclosing[-1].kind if enclosing else None
-        kind = "function" if item.kind == "overload" else item.kind
-        if kind in _VALUE_KINDS and enclosing_kind in _FUNCTION_KINDS:
-            continue  # a local
-        # A qualified function is not a method by its qualifier alone (Lua's `function M.add` is a
-        # module function); a query says `@definition.method` where it is one (Kotlin's `fun String.shout`).
-        if kind == "function" and enclosing_kind in _CLASS_KINDS:
-            kind = "method"
-        outer = _outer(spec, node)
-        if (
-            outer is not node
-            and _overload_in(spec, outer, captured) is not None
-            and _absorbed(spec, outer, item.name, captured)
-        ):
-            continue  # a Python `@overload` stub: part of the definition below it
-        first = _first_sibling_decorator(spec, outer)
-        outer_start = _first_overload_start(spec, first, item.name, captured)
-        start = _own_start(spec, node)
-        wrapper_start = first.start_byte
-        if first is node and (own := _decorators_start(spec, node)) is not None:
-            wrapper_start = own  # a comment inside the node, before its annotations, is not replaced
-        end = _suffix_end(spec, node)
-        end_node = node if end == node.end_byte else (node.next_sibling or node)
-        end_row = _end_row(end_node, end)
-        if end == end_node.end_byte:
-            # Scala's grammar ends `def f =` + a body on the next lines after the newline and the
-            # next line's indentation: those are not its bytes. It ends with its last token.
-            last = _last_token(end_node)
-            if start < last.end_byte < end:
-                if source is None:
-                    source = tree.root_node.text or b""
-                gap = source[last.end_byte : end]
-                trailing = gap[len(gap.rstrip()) :]  # a closing `"` the grammar left childless stays
-                end -= len(trailing)
-                end_row -= trailing.count(b"\n")
-        export_start = _export_keyword_start(outer)
-        if export_start is None:
-            export_start = _export_child_start(spec, node)
-        definitions.append(
-            Definition(
-                kind=kind,
-                name=item.name,
-                scope=(*(part for e in enclosing for part in (*e.qualifiers, e.name)), *item.qualifiers),
-                start=start,
-                end=end,
-                outer_start=outer_start,
-                line=_row(node, start) + 1,
-                end_line=end_row + 1,
-                also_fits=_also_fits(spec, kind, item.name, node) | item.also,
-                wrapper_start=wrapper_start,
-                export_start=export_start,
-                declare_start=_declare_keyword_start(node),
-                qualifier_count=len(item.qualifiers),
-                secondary=item.secondary,
-                detail=item.detail,
-            )
-        )
+        captured = {key: item for key, item in captured.items() if not _part_of_another(spec, item.node)}
+    # Without a stub in the file no overload lookup can find one: the sibling walks are skipped.
+    build = _Builder(spec, tree, captured, any(item.kind == "overload" for item in captured.values()))
+    definitions = [d for d in map(build.definition, captured.values()) if d is not None]
     if spec.misparsed_types:
         definitions += _misparsed_definitions(spec, tree, captured, byte_range)
     definitions.sort(key=lambda d: (d.start, -d.end))
     return definitions
 
 
+def _part_of_another(spec: LanguageSpec, node: Node) -> bool:
+    """A captured node inside a parent that it is part of (C's `typedef struct node {…} node_t;`)."""
+    parent = node.parent
+    return parent is not None and parent.type in spec.part_of_types
+
+
+class _Builder:
+    """Turns captured nodes into Definitions, asking `captured` about the nodes around each."""
+
+    def __init__(self, spec: LanguageSpec, tree: Tree, captured: _Lookup, overloads: bool) -> None:
+        self.spec = spec
+        self.tree = tree
+        self.captured = captured
+        self.overloads = overloads  # False: no stub anywhere, `_overload_in` would find none
+        self.chains: dict[Node, _Chain] = {}  # the enclosing chain of each parent's children
+        self.source: bytes | None = None  # the file's bytes, read only when a definition ends in whitespace
+
+    def definition(self, item: _Captured) -> Definition | None:
+        """The Definition `item` is, or None when it is none of its own (a local, a stub, `a = b = 1`'s `b`)."""
+        spec, captured = self.spec, self.captured
+        node = item.node
+        parent = node.parent
+        outer = node
+        wrapper = parent
+        while wrapper is not None and wrapper.type in spec.wrapper_types:
+            outer = wrapper
+            wrapper = wrapper.parent
+        if item.kind == "overload" and (
+            spec.grammar == "python"  # the inner `def` is captured as a function too: that one counts
+            or _absorbed(spec, outer, item.name, captured)
+        ):
+            return None
+        if spec.grammar == "python" and item.kind == "variable" and (
+            parent is None or parent.type not in _PYTHON_STATEMENT_PARENTS
+        ):
+            return None  # `a = b = 1`: only the outer assignment is a statement
+        enclosing = self.enclosing(parent)
+        enclosing_kind = enclosing.kind
+        kind = "function" if item.kind == "overload" else item.kind
+        if kind in _VALUE_KINDS and enclosing_kind in _FUNCTION_KINDS:
+            return None  # a local
+        # A qualified function is not a method by its qualifier alone (Lua's `function M.add` is a
+        # module function); a query says `@definition.method` where it is one (Kotlin's `fun String.shout`).
+        if kind == "function" and enclosing_kind in _CLASS_KINDS:
+            kind = "method"
+        if (
+            self.overloads
+            and outer is not node
+            and _overload_in(spec, outer, captured) is not None
+            and _absorbed(spec, outer, item.name, captured)
+        ):
+            return None  # a Python `@overload` stub: part of the definition below it
+        first = _first_sibling_decorator(spec, outer) if spec.prefix_types else outer
+        outer_start = _first_overload_start(spec, first, item.name, captured) if self.overloads else first.start_byte
+        start = _own_start(spec, node)
+        wrapper_start = first.start_byte
+        if first is node and (own := _decorators_start(spec, node)) is not None:
+            wrapper_start = own  # a comment inside the node, before its annotations, is not replaced
+        end = _suffix_end(spec, node) if spec.suffix_types else node.end_byte
+        end_node = node if end == node.end_byte else (node.next_sibling or node)
+        end_row = _end_row(end_node, end)
+        if end == end_node.end_byte:
+            # Scala's grammar ends `def f =` + a body on the next lines after the newline and the
+            # next line's indentation: those are not its bytes. It ends with its last token.
+            if self.source is None:
+                self.source = self.tree.root_node.text or b""
+            source = self.source
+            # Only a definition whose last byte is whitespace can end past its last token.
+            if end > len(source) or source[end - 1 : end].isspace():
+                last = _last_token(end_node)
+                if start < last.end_byte < end:
+                    gap = source[last.end_byte : end]
+                    trailing = gap[len(gap.rstrip()) :]  # a closing `"` the grammar left childless stays
+                    end -= len(trailing)
+                    end_row -= trailing.count(b"\n")
+        export_start = _export_keyword_start(outer)
+        if export_start is None:
+            export_start = _export_child_start(spec, node)
+        return Definition(
+            kind=kind,
+            name=item.name,
+            scope=(*enclosing.scope, *item.qualifiers) if item.qualifiers else enclosing.scope,
+            start=start,
+            end=end,
+            outer_start=outer_start,
+            line=_row(node, start) + 1,
+            end_line=end_row + 1,
+            also_fits=_also_fits(spec, kind, item.name, node) | item.also,
+            wrapper_start=wrapper_start,
+            export_start=export_start,
+            declare_start=parent.start_byte if parent is not None and parent.type == "ambient_declaration" else None,
+            qualifier_count=len(item.qualifiers),
+            secondary=item.secondary,
+            detail=item.detail,
+        )
+
+    def enclosing(self, parent: Node | None) -> _Chain:
+        """The definitions around a child of `parent`: the innermost's effective kind, their names.
+
+        Siblings share their chain: it is built once per parent, from the nearest
+        ancestor whose chain is known, rather than walked up for every definition.
+        """
+        if parent is None:
+            return _NO_CHAIN
+        known = self.chains.get(parent)
+        if known is not None:
+            return known
+        unknown: list[Node] = []
+        chain = _NO_CHAIN
+        node: Node | None = parent
+        while node is not None:
+            known = self.chains.get(node)
+            if known is not None:
+                chain = known
+                break
+            unknown.append(node)
+            node = node.parent
+        for node in reversed(unknown):
+            item = self.captured.get(_key(node))
+            if item is not None and item.kind != "overload":
+                # A function directly inside a class is a method: the rule applies to the chain too.
+                kind = "method" if item.kind == "function" and chain.kind in _CLASS_KINDS else item.kind
+                chain = _Chain(kind, (*chain.scope, *item.qualifiers, item.name))
+            self.chains[node] = chain
+        return chain
+
+
+class _Chain(NamedTuple):
+    """The definitions around a node, as a definition inside them needs them."""
+
+    kind: str | None  # the effective kind of the innermost (a function in a class is a method)
+    scope: tuple[str, ...]  # their qualifiers and names, outermost first
+
+
+_NO_CHAIN = _Chain(None, ())
+
+
 def _misparsed_definitions(
     spec: LanguageSpec,
     tree: Tree,
-    captured: dict[tuple[int, int, str], _Captured],
+    captured: _Lookup,
     byte_range: tuple[int, int] | None,
+    containing: bytes | None = None,
 ) -> list[Definition]:
     """Definitions the grammar took for an expression, found by parsing that stretch alone.
 
     Kotlin's grammar reads `@Preview` / `@Composable` / `private fun X() {…}`
     followed by another declaration as an annotated expression, without an
     error; parsed on its own, the same text is a function declaration.
+    With `containing`, only stretches whose text holds it (a name looked up) are parsed.
     """
     from kopipasta.languages import nodes_of_types, parse
 
@@ -352,14 +470,14 @@ def _misparsed_definitions(
         if byte_range is not None and (node.end_byte <= byte_range[0] or node.start_byte >= byte_range[1]):
             continue
         text = node.text or b""
-        if not text.startswith(b"@"):
+        if not text.startswith(b"@") or (containing is not None and containing not in text):
             continue
         sub = parse(spec, text)
         if sub.root_node.has_error:
             continue
-        enclosing = _enclosing(node, captured)
-        outer = tuple(part for e in enclosing for part in (*e.qualifiers, e.name))
-        in_class = bool(enclosing) and enclosing[-1].kind in _CLASS_KINDS
+        enclosing = _Builder(spec, tree, captured, overloads=True).enclosing(parent)
+        outer = enclosing.scope
+        in_class = enclosing.kind in _CLASS_KINDS
         shift, rows = node.start_byte, node.start_point[0]
         for inner in list_definitions(spec, sub):
             found.append(
@@ -404,28 +522,6 @@ def _end_row(node: Node, end: int) -> int:
     return node.end_point[0]
 
 
-def _enclosing(node: Node, captured: dict[tuple[int, int, str], _Captured]) -> list[_Captured]:
-    """The definitions around `node`, outermost first, with their effective kinds."""
-    chain: list[_Captured] = []
-    parent = node.parent
-    while parent is not None:
-        item = captured.get(_key(parent))
-        if item is not None and item.kind != "overload":
-            chain.append(item)
-        parent = parent.parent
-    chain.reverse()
-    # A function directly inside a class is a method: the rule applies to the chain too.
-    effective: list[_Captured] = []
-    for i, item in enumerate(chain):
-        kind = item.kind
-        if kind == "function" and i > 0 and effective[i - 1].kind in _CLASS_KINDS:
-            kind = "method"
-        effective.append(
-            _Captured(item.pattern, kind, item.node, item.name, item.qualifiers, item.also, item.secondary, item.detail)
-        )
-    return effective
-
-
 def _first_sibling_decorator(spec: LanguageSpec, outer: Node) -> Node:
     """The first of the decorators standing before a definition as its siblings.
 
@@ -448,14 +544,8 @@ def _export_keyword_start(outer: Node) -> int | None:
     return keyword.start_byte if keyword is not None else None
 
 
-def _declare_keyword_start(node: Node) -> int | None:
-    """Where `declare` starts when the definition is a TS ambient declaration."""
-    parent = node.parent
-    return parent.start_byte if parent is not None and parent.type == "ambient_declaration" else None
-
-
 def _first_overload_start(
-    spec: LanguageSpec, outer: Node, name: str, captured: dict[tuple[int, int, str], _Captured]
+    spec: LanguageSpec, outer: Node, name: str, captured: _Lookup
 ) -> int:
     """Overload stubs just above a definition are part of it, like its decorators.
 
@@ -478,7 +568,7 @@ def _first_overload_start(
 
 
 def _captured_in(
-    spec: LanguageSpec, node: Node, captured: dict[tuple[int, int, str], _Captured]
+    spec: LanguageSpec, node: Node, captured: _Lookup
 ) -> _Captured | None:
     """The definition or overload stub that `node` is, or wraps (`export function f(): T;`)."""
     while True:
@@ -491,7 +581,7 @@ def _captured_in(
 
 
 def _overload_in(
-    spec: LanguageSpec, node: Node, captured: dict[tuple[int, int, str], _Captured]
+    spec: LanguageSpec, node: Node, captured: _Lookup
 ) -> _Captured | None:
     """The overload stub that `node` is, or wraps."""
     item = _captured_in(spec, node, captured)
@@ -499,7 +589,7 @@ def _overload_in(
 
 
 def _absorbed(
-    spec: LanguageSpec, outer: Node, name: str, captured: dict[tuple[int, int, str], _Captured]
+    spec: LanguageSpec, outer: Node, name: str, captured: _Lookup
 ) -> bool:
     """Whether an overload stub belongs to what follows it: another stub or the body of the same name.
 
@@ -549,3 +639,178 @@ def comment_block_start(tree: Tree, data: bytes, outer_start: int) -> int | None
         block_start = node.start_byte
         cursor = comment_line_start
     return block_start
+
+
+# --- Find by name (issue 9): the definitions of one name without listing the file ----------------
+
+# Bytes that continue an ASCII identifier. A name starting (ending) with one does not stand
+# right after (before) one: a lexer reads an identifier to its end, so `add` in `address` is no
+# name. Other bytes (`$`, `@`, non-ASCII) count as boundaries: an extra occurrence costs one query.
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# Occurrences closer than this are looked up by one query over the stretch holding them.
+_MERGE_GAP = 256
+# Past this many stretches one query over all of them is cheaper than a query each.
+_MAX_STRETCHES = 64
+
+
+def definitions_named(spec: LanguageSpec, tree: Tree, name: str) -> list[Definition]:
+    """The definitions named `name`, equal to and in the order of those `list_definitions` gives.
+
+    The name's occurrences in the bytes are the only places its definitions can
+    stand: the query runs over those stretches alone, and the nodes around them
+    answer the scope. What that cannot answer exactly falls back to the full listing.
+    """
+    found = _named_at_occurrences(spec, tree, name, dotted=False)
+    if found is None:
+        return [d for d in list_definitions(spec, tree) if d.name == name]
+    return found
+
+
+def definitions_ending_in(spec: LanguageSpec, tree: Tree, part: str) -> list[Definition]:
+    """`definitions_named`, with the definitions whose own name is dotted and ends in `.part` too.
+
+    A TypeScript `namespace A.B` or a C# `namespace Shop.Api` is one definition
+    named `A.B`: a target whose last part is `B` may mean it (resolve.py splits
+    qualified names on dots). Equal to the listing filtered the same way, in order.
+    """
+    found = _named_at_occurrences(spec, tree, part, dotted=True)
+    if found is None:
+        return [d for d in list_definitions(spec, tree) if _ends_in(d.name, part)]
+    return found
+
+
+def _ends_in(name: str, part: str) -> bool:
+    return name == part or name.endswith("." + part)
+
+
+class _Unanswerable(Exception):
+    """A question the range queries cannot answer exactly (a zero-width node): list the file instead."""
+
+
+class _RangeCaptures:
+    """The captured nodes about a few stretches of the file, each exactly as the whole-file query has it.
+
+    A query limited to a byte range returns every match whose nodes reach into the
+    range. Every match that captures a node is rooted at that node or above it, so
+    for a node reaching into a queried stretch, every match capturing it came back,
+    and its entry (the first pattern's kind, `@not_definition`) is the whole file's.
+    Other nodes a range query returns may lack matches: they are not kept, and a
+    question about one runs a query over its own first byte.
+    """
+
+    def __init__(self, spec: LanguageSpec, root: Node) -> None:
+        self.spec = spec
+        self.root = root
+        self.stretches: list[tuple[int, int]] = []  # queried byte ranges, sorted, disjoint
+        self.found: dict[tuple[int, int, str], _Captured] = {}
+
+    def query(self, start: int, end: int) -> list[tuple[int, dict[str, list[Node]]]]:
+        matches = query_matches(self.spec, self.root, (start, end))
+        for key, item in _captured_by_node(matches).items():
+            if key[0] < end and start < key[1] and not (
+                self.spec.part_of_types and _part_of_another(self.spec, item.node)
+            ):
+                self.found[key] = item
+        bisect.insort(self.stretches, (start, end))
+        return matches
+
+    def get(self, key: tuple[int, int, str]) -> _Captured | None:
+        start, end, _ = key
+        if not self._covered(start, end):
+            if end <= start:
+                raise _Unanswerable  # a zero-width node reaches into no range
+            self.query(start, start + 1)
+        return self.found.get(key)
+
+    def _covered(self, start: int, end: int) -> bool:
+        """Whether a node spanning start..end reaches into a queried stretch."""
+        if end <= start:
+            return False
+        index = bisect.bisect_right(self.stretches, (start, end))
+        # The stretches are disjoint and sorted: only the neighbours of the insertion point can overlap.
+        return any(
+            stretch_start < end and start < stretch_end
+            for stretch_start, stretch_end in self.stretches[max(index - 1, 0) : index + 1]
+        )
+
+
+def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str, *, dotted: bool) -> list[Definition] | None:
+    """`definitions_named` (`definitions_ending_in` when `dotted`) from range queries over the name's
+    occurrences, or None where that is not exact."""
+    # A name node's text is the name itself, so each definition stands at an occurrence of its
+    # bytes; a name read from bytes that are not UTF-8 (U+FFFD) has no bytes to search for.
+    if not name or "\ufffd" in name:
+        return None
+    try:
+        needle = name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    root = tree.root_node
+    text = root.text
+    if text is None:
+        return None  # a tree parsed without its bytes at hand: nothing to search
+    stretches = _stretches(_occurrences(text, needle, root.start_byte), len(needle))
+    captured = _RangeCaptures(spec, root)
+    dotted_needle = b"." + needle if dotted else None
+    candidates: dict[tuple[int, int, str], None] = {}
+    for start, end in stretches:
+        for _pattern, captures in captured.query(start, end):
+            names = captures.get("name")
+            text_of_name = names[0].text if names else None
+            if text_of_name is None or not (
+                text_of_name == needle or (dotted_needle is not None and text_of_name.endswith(dotted_needle))
+            ):
+                continue
+            for capture, nodes in captures.items():
+                if capture == "overload" or capture.startswith("definition."):
+                    candidates[_key(nodes[0])] = None
+    try:
+        # A stub above a candidate is asked about rather than ruled out: one more query, where there is one.
+        build = _Builder(spec, tree, captured, overloads=True)
+        definitions: list[Definition] = []
+        for key in candidates:
+            item = captured.get(key)
+            if item is None or not (item.name == name or (dotted and _ends_in(item.name, name))):
+                continue
+            if (definition := build.definition(item)) is not None:
+                definitions.append(definition)
+        if spec.misparsed_types:
+            misparsed = _misparsed_definitions(spec, tree, captured, None, containing=needle)
+            definitions += [d for d in misparsed if d.name == name or (dotted and _ends_in(d.name, name))]
+    except _Unanswerable:
+        return None
+    definitions.sort(key=lambda d: (d.start, -d.end))
+    spans = [(d.start, d.end) for d in definitions]
+    if len(set(spans)) != len(spans):
+        return None  # same-span definitions keep the query's order in the listing: not reproduced here
+    return definitions
+
+
+def _occurrences(text: bytes, needle: bytes, base: int) -> list[int]:
+    """The file offsets where `needle` stands, not inside a longer identifier (`text` starts at `base`)."""
+    found: list[int] = []
+    check_before = needle[0] in _WORD_BYTES
+    check_after = needle[-1] in _WORD_BYTES
+    index = text.find(needle)
+    while index >= 0:
+        after = index + len(needle)
+        if not (check_before and index > 0 and text[index - 1] in _WORD_BYTES) and not (
+            check_after and after < len(text) and text[after] in _WORD_BYTES
+        ):
+            found.append(base + index)
+        index = text.find(needle, index + 1)
+    return found
+
+
+def _stretches(occurrences: list[int], width: int) -> list[tuple[int, int]]:
+    """The byte ranges to query: each occurrence, with those close after it in one range."""
+    stretches: list[tuple[int, int]] = []
+    for start in occurrences:
+        if stretches and start - stretches[-1][1] <= _MERGE_GAP:
+            stretches[-1] = (stretches[-1][0], start + width)
+        else:
+            stretches.append((start, start + width))
+    if len(stretches) > _MAX_STRETCHES:
+        return [(stretches[0][0], stretches[-1][1])]
+    return stretches
+
