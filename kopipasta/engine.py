@@ -21,7 +21,6 @@ from kopipasta.intake import RESET_MARKER, read_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import Document, apply_patch, open_document
 from kopipasta.plan import plan
-from kopipasta.text.files import apply_text_patch
 from kopipasta.textpatch_syntax import TextPatch, read_text_patch
 from kopipasta.workspace import Source, load, normalise, resolve_real
 
@@ -245,6 +244,8 @@ def _apply_text_block(
         if real not in touched:
             touched.append(real)
         return state.document.source
+
+    from kopipasta.text.files import apply_text_patch  # text patches only: not paid by TARGET_NODE replies
 
     label = text_patch.form
     try:
