@@ -245,7 +245,8 @@ def _apply_text_block(
             touched.append(real)
         return state.document.source
 
-    from kopipasta.text.files import apply_text_patch  # text patches only: not paid by TARGET_NODE replies
+    # Text patches only: a reply of TARGET_NODE blocks does not pay for their modules.
+    from kopipasta.text.files import apply_text_patch
 
     label = text_patch.form
     try:

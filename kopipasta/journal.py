@@ -25,7 +25,6 @@ is read and written through `kopipasta.disk.beneath`, never following a link.
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
 import re
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from kopipasta.disk import beneath, faults, lock, transaction
+from kopipasta.disk.digest import sha256_hex
 from kopipasta.disk.manifest import MANIFEST as _MANIFEST
 from kopipasta.disk.manifest import VERSION as _VERSION
 from kopipasta.disk.manifest import (
@@ -89,7 +89,7 @@ class Project:
 
 
 def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha256_hex(data)
 
 
 def _refuse_symlinked_state() -> JournalError:
