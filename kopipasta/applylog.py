@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.model import TARGET_KEYS, Block, Operation, Outcome, Report, Status
 
 LOG_NAME = "log.jsonl"
-_DIFF = re.compile(r"^--- \S.*\n\+\+\+ \S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@|^\*\*\* Begin Patch", re.MULTILINE)
-_SEARCH = re.compile(r"^<{3,}( SEARCH)?\s*$", re.MULTILINE)
-_REPLACE = re.compile(r"^>{3,}( REPLACE)?\s*$", re.MULTILINE)
+_DIFF = lazy_compile(r"^--- \S.*\n\+\+\+ \S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@|^\*\*\* Begin Patch", re.MULTILINE)
+_SEARCH = lazy_compile(r"^<{3,}( SEARCH)?\s*$", re.MULTILINE)
+_REPLACE = lazy_compile(r"^>{3,}( REPLACE)?\s*$", re.MULTILINE)
 # Forms that follow the protocol; the others are what kopipasta read despite it.
 PROTOCOL_FORMS = ("directive", "file", "whole file")
 

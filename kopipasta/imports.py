@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING
 from kopipasta.check import Change
 from kopipasta.errors import PatchError, PayloadError
 from kopipasta.languages import LanguageSpec, parse
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.splice import line_start
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
 # Python header lines that stay first even directly above code: shebang, encoding.
-_PY_PRAGMA = re.compile(rb"^#!|^#.*coding[:=]")
+_PY_PRAGMA = lazy_compile(rb"^#!|^#.*coding[:=]")
 # Module-level blocks whose imports count as the file's own (TYPE_CHECKING, try/except ImportError).
 _PY_NESTING = ("if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause", "block")
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 import stat
 import time
 from collections.abc import Iterator, Sequence
@@ -48,6 +47,7 @@ from kopipasta.disk.manifest import (
     read_manifest,
 )
 from kopipasta.errors import PatchError
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.model import FileChange
 from kopipasta.workspace import new_file_mode
 
@@ -58,7 +58,7 @@ HISTORY = 20  # applies kept; older entries are dropped
 _JOURNAL = "journal"
 _COMPLETE = "complete"
 _GITIGNORE = "# kopipasta's state (undo journal): never committed\n*\n"
-_ENTRY_NAME = re.compile(r"^(\d{6,})-\d+$")
+_ENTRY_NAME = lazy_compile(r"^(\d{6,})-\d+$")
 _STAGING_PREFIX = ".staging-"
 
 

@@ -12,19 +12,19 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 from kopipasta.disk import beneath
 from kopipasta.disk.digest import sha256_hex
 from kopipasta.errors import PatchError
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.workspace import normalise, resolve_real
 
 MANIFEST = "manifest.json"
 VERSION = 2
-_BLOB_NAME = re.compile(r"^\d+\.before$")
-_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_BLOB_NAME = lazy_compile(r"^\d+\.before$")
+_SHA256 = lazy_compile(r"^[0-9a-f]{64}$")
 
 
 class JournalError(Exception):
