@@ -12,7 +12,6 @@ import warnings
 from collections.abc import Iterator
 
 from kopipasta.errors import PayloadError
-from kopipasta.hints import targeted_block
 from kopipasta.lazy_pattern import lazy_compile
 
 # A line that is a comment and nothing else, in any of the usual syntaxes.
@@ -108,6 +107,9 @@ def check_not_diff(payload: str, *, file: str, info: str) -> None:
     if file.lower().endswith(_DIFF_FILES):
         return
     if info.lower() in ("diff", "patch") or _DIFF_HEADER.search(payload):
+        # Failures only: not imported at start-up.
+        from kopipasta.hints import targeted_block
+
         raise PayloadError(
             f"Whole-file block for {file} is a diff: kopipasta does not apply diffs, and writing it "
             "would replace the file with the diff's text",
@@ -119,6 +121,8 @@ def check_complete(payload: str, *, file: str, python: bool) -> None:
     found = find_placeholder(payload, python=python)
     if found is not None:
         number, text = found
+        from kopipasta.hints import targeted_block
+
         raise PayloadError(
             f"Whole-file block for {file} elides code at its line {number} ({text}): "
             "replacing the file would delete what it leaves out",
