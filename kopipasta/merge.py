@@ -40,7 +40,6 @@ from kopipasta.members import (
 from kopipasta.model import Operation
 from kopipasta.replace import replace_node
 from kopipasta.resolve import Target, resolve_with_payload
-from kopipasta.shape import pick_by_shape
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
@@ -127,6 +126,8 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 f"add `TARGET_NODE: {found.kind} {found.qualified_name}` to the block",
             )
         if len(fitting) != len(indices) and len(indices) == 1 and len({d.qualified_name for d in fitting}) == 1:
+            from kopipasta.shape import pick_by_shape
+
             picked = pick_by_shape(fitting, plan.original.data, text_of(plan.lines, payload_members[indices[0]]))
             if picked is not None:
                 fitting = [picked[0]]

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from kopipasta.definitions import Definition
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
 from kopipasta.lazy_pattern import lazy_compile
-from kopipasta.overloads import pick_by_parameters
-from kopipasta.shape import distinct_shapes, pick_by_shape
 
 KINDS = (
     "function",
@@ -223,6 +221,10 @@ def resolve_with_payload(
         candidates = exact or named
         if len({d.qualified_name for d in candidates}) != 1:
             raise
+        # Only a shared name needs the payload's shape: not imported at start-up.
+        from kopipasta.overloads import pick_by_parameters
+        from kopipasta.shape import distinct_shapes, pick_by_shape
+
         picked = pick_by_shape(candidates, data, payload)
         if picked is None and overloads:  # the language has overloads: their parameters tell them apart
             picked = pick_by_parameters(candidates, data, payload)
