@@ -142,3 +142,22 @@ def test_a_text_patch_reply_loads_the_text_patch_modules_it_runs(tmp_path: Path)
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
     assert "kopipasta.text.files" in loaded
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
+
+
+def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    (tmp_path / "empty.py").write_text("x = 1\n")
+    loaded = loaded_modules(tmp_path, "nodes", "cart.py", "empty.py")
+    assert [m for m in loaded if m.startswith("rich")] == []
+    listing = subprocess.run(
+        [sys.executable, "-m", "kopipasta", "nodes", "cart.py", "empty.py"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert listing.stdout == (
+        "cart.py\n"
+        "  class     Cart        6-11\n"
+        "  method    Cart.total  7-8\n"
+        "  method    Cart.tax    10-11\n"
+        "\n"
+        "empty.py\n"
+        "  variable  x           1\n"
+    )
