@@ -12,9 +12,11 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from tree_sitter import Language, Node, Parser, Query, Tree
 
     from kopipasta.check import Change
@@ -471,7 +473,7 @@ def grammar_language(grammar: str) -> Language:
         return get_language(grammar)  # type: ignore[arg-type]
 
 
-def _binding(grammar: str) -> object:
+def _binding(grammar: str) -> ModuleType:
     import importlib.machinery
     import importlib.util
 
@@ -580,10 +582,12 @@ def query_matches(
         cursor.set_byte_range(*byte_range)
     # Our own predicates are not known to tree-sitter, which would let every match through
     # without this callback: run the definitions query only here.
-    return cursor.matches(root, predicate=_predicate)
+    return cursor.matches(root, _predicate)
 
 
-def _predicate(name: str, args: list[tuple[str, str]], pattern_index: int, captures: dict[str, list[Node]]) -> bool:
+def _predicate(
+    predicate: str, args: list[tuple[str, Literal["capture", "string"]]], pattern_index: int, captures: dict[str, list[Node]]
+) -> bool:
     """The queries' own predicates; tree-sitter's (#eq?, #match?, …) never reach here.
 
     `(#first-argument-is? @call type …)`: the captured call's argument list
@@ -593,10 +597,10 @@ def _predicate(name: str, args: list[tuple[str, str]], pattern_index: int, captu
     this costs nothing until a match needs it. An uncaptured @call (another
     alternative matched) passes.
     """
-    if name == "first-argument-is?":
+    if predicate == "first-argument-is?":
         types = {value for value, kind in args[1:]}
         return all(_first_argument_is(call, types) for call in captures.get(args[0][0], []))
-    raise ValueError(f"unknown query predicate #{name}")
+    raise ValueError(f"unknown query predicate #{predicate}")
 
 
 def _first_argument_is(call: Node, types: set[str]) -> bool:
