@@ -131,9 +131,13 @@ def _first_form(lines: list[str], info: str) -> str | None:
     for i, line in enumerate(lines):
         if line.strip() == "*** Begin Patch":
             return ENVELOPE
-        if _SR_OPEN.match(line) or _SR_CLOSE_WORD.match(line):
+        # The plain tests first: each says what its pattern needs, so a payload of plain code
+        # never compiles the patterns (issue 9) and each line costs a few substring tests.
+        if ("<<<" in line or "---" in line) and _SR_OPEN.match(line):
             return SEARCH_REPLACE
-        if _GIT_HEADER.match(line) or _NUMBERED_HUNK.match(line):
+        if (">>>" in line or "+++" in line) and _SR_CLOSE_WORD.match(line):
+            return SEARCH_REPLACE
+        if line.startswith(("diff --git ", "@@ -")) and (_GIT_HEADER.match(line) or _NUMBERED_HUNK.match(line)):
             return DIFF
         if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
             return DIFF
@@ -166,7 +170,9 @@ def read_text_patch(block: Block) -> TextPatch | None:
     form = _first_form(marker_lines, block.info)
     where = f"Block {block.index} (line {block.line})" + (f" for {file}" if file else "")
     if form is None:
-        if any(_CONFLICT_OPEN.match(line) for line in marker_lines) and any(_CONFLICT_CLOSE.match(line) for line in marker_lines):
+        if any(line.startswith("<<<<<<<") and _CONFLICT_OPEN.match(line) for line in marker_lines) and any(
+            line.startswith(">>>>>>>") and _CONFLICT_CLOSE.match(line) for line in marker_lines
+        ):
             raise PayloadError(
                 f"{where} holds merge-conflict markers (<<<<<<< … >>>>>>>): it is neither code nor a patch",
                 "nothing was written; resolve the conflict, or send a search/replace block",
@@ -516,10 +522,12 @@ def unfenced_blocks(lines: list[str], prose: list[bool]) -> list[Block]:
         start, end = i, None
         if line.strip() == "*** Begin Patch":
             end = next((k for k in range(i + 1, n) if is_prose(k) and lines[k].strip() == "*** End Patch"), None)
-        elif _SR_OPEN.match(line):
+        elif ("<<<" in line or "---" in line) and _SR_OPEN.match(line):
             end = _unfenced_sr_end(lines, i, is_prose)
-        elif _GIT_HEADER.match(line) or (line.startswith("--- ") and i + 1 < n and lines[i + 1].startswith("+++ ")) or (
-            _HUNK_HEADER.match(line) and line.startswith("@@")
+        elif (
+            (line.startswith("diff --git ") and _GIT_HEADER.match(line))
+            or (line.startswith("--- ") and i + 1 < n and lines[i + 1].startswith("+++ "))
+            or (line.startswith("@@") and _HUNK_HEADER.match(line))
         ):
             end = _unfenced_diff_end(lines, i, is_prose)
         if end is None:
