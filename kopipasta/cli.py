@@ -564,7 +564,8 @@ def stats(root: Path, as_json: bool) -> None:
     """
     import json
 
-    from kopipasta.applylog import Stats, log_path, read_stats, stats_lines
+    from kopipasta.applylog import log_path
+    from kopipasta.applystats import Stats, read_stats, stats_lines
 
     found = read_stats(root)
     if as_json:
