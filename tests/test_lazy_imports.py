@@ -27,7 +27,7 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     # output and other commands
     "rich", "jinja2", "pyperclip", "libcst",
     "kopipasta.session", "kopipasta.prompt", "kopipasta.inventory", "kopipasta.selection",
-    "kopipasta.clipboard", "kopipasta.feedback", "kopipasta.verify",
+    "kopipasta.clipboard", "kopipasta.feedback", "kopipasta.verify", "kopipasta.applystats",
     # other grammars' own packages (the pack's bindings are pinned exactly by `watched`)
     "tree_sitter_yaml", "tree_sitter_c_sharp", "tree_sitter_embedded_template",
     # features the reply does not use: text patches, data paths, insertions, merges, file blocks,
