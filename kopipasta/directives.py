@@ -122,6 +122,8 @@ _KIND_WORDS = frozenset(w for phrase in (*KINDS, *KIND_ALIASES) for w in phrase.
 
 @dataclass(frozen=True)
 class Directive:
+    """One header directive of a block: its key and value."""
+
     key: str  # one of DIRECTIVE_KEYS
     value: str
 

@@ -27,6 +27,8 @@ from kopipasta.workspace import Source, load, normalise, resolve_real
 
 @dataclass
 class _FileState:
+    """One file the reply touches: its document, its bytes before, and the blocks on it."""
+
     document: Document
     original: bytes | None  # bytes on disk before the reply; None: the file does not exist
     blocks: list[int] = field(default_factory=list)  # outcome indices of the blocks that touched it
@@ -92,6 +94,8 @@ def apply_reply(
 
 @dataclass(frozen=True)
 class _Options:
+    """The apply options every block is run with."""
+
     strict: bool
     only: tuple[str, ...]
     partial: bool

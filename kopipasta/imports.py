@@ -44,6 +44,8 @@ class TextEdit:
 
 @dataclass(frozen=True)
 class ImportPlan:
+    """The edits that merge a payload's imports into the file, and what they did."""
+
     edits: tuple[TextEdit, ...]
     added: int  # payload import statements that changed the file
     present: int  # payload import statements the file already had
@@ -147,6 +149,8 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
 
 @dataclass(frozen=True)
 class _Binding:
+    """One name an import statement binds."""
+
     kind: str  # Python: "module" (import a), "name" (from m import a); JS: "default", "namespace", "named"
     name: str
     alias: str = ""
@@ -155,6 +159,8 @@ class _Binding:
 
 @dataclass
 class _Import:
+    """One import statement of the file or the payload, taken apart."""
+
     node: Node
     form: str  # "import", "from", "future" (Python), "js"
     module: str  # the module as written, whitespace taken out (JS: the source's contents)

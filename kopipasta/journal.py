@@ -73,6 +73,8 @@ class WriteFailed(JournalError):
 
 @dataclass(frozen=True)
 class UndoResult:
+    """What an undo put back, and how many applies the journal still holds."""
+
     entry: str  # the journal entry that was undone
     restored: tuple[str, ...]  # files put back to their previous bytes
     deleted: tuple[str, ...]  # files the apply had created, now removed

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class LanguageSpec:
+    """Everything kopipasta knows about one language: its grammar, query and node types."""
+
     name: str  # display name
     grammar: str  # name in tree-sitter-language-pack
     query_file: str  # in kopipasta/queries/

@@ -89,6 +89,8 @@ _TARGET = lazy_compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)
 
 @dataclass(frozen=True)
 class Target:
+    """A target as the reply names it: an optional kind, the dotted name, an optional `#n`."""
+
     kind: str | None
     parts: tuple[str, ...]  # the dotted name, split
     ordinal: int | None  # from `name#2`

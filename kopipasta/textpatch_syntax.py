@@ -94,6 +94,8 @@ class FilePatch:
 
 @dataclass(frozen=True)
 class TextPatch:
+    """A block read as a text patch: its form and each file it changes."""
+
     form: str  # DIFF, SEARCH_REPLACE, ENVELOPE or DELETE_MARKER
     files: tuple[FilePatch, ...]
 
