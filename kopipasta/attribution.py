@@ -14,30 +14,31 @@ import re
 from dataclasses import dataclass
 
 from kopipasta.directives import Directive, NearMiss, classify
+from kopipasta.lazy_pattern import lazy_compile
 
 # Decorations around a file name on the line above a fence.
-_HEADING = re.compile(r"^#{1,6}[ \t]+")
+_HEADING = lazy_compile(r"^#{1,6}[ \t]+")
 # `File:`, `**File:**`, `**File**:`, `Filepath:` and friends, in any case.
-_LABEL = re.compile(
+_LABEL = lazy_compile(
     r"^(?:\*\*|__)?(?:file|filename|file ?path|path)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*", re.IGNORECASE
 )
 _WRAPPERS = ("**", "__", "`")
-_NUMBER = re.compile(r"^\d{1,3}[.)][ \t]+")
-_REMARK = re.compile(r"[ \t]+[(\[][A-Za-z]+(?:[ \-][A-Za-z]+){0,2}[)\]]:?$")
-_PATH = re.compile(r"^[A-Za-z0-9_./@+\-~\[\]()]+$")
+_NUMBER = lazy_compile(r"^\d{1,3}[.)][ \t]+")
+_REMARK = lazy_compile(r"[ \t]+[(\[][A-Za-z]+(?:[ \-][A-Za-z]+){0,2}[)\]]:?$")
+_PATH = lazy_compile(r"^[A-Za-z0-9_./@+\-~\[\]()]+$")
 # No real path line is this long; the cap keeps peeling decorations cheap on
 # pathological input ("****...").
 _MAX_NAME_LINE = 1000
 
 # `title="src/app.py"`, `file=src/app.py`, `filename='a.py'`, `path=…` in an info string.
-_INFO_ATTRIBUTE = re.compile(
+_INFO_ATTRIBUTE = lazy_compile(
     r"""(?:^|[\s{,])(?:title|file|filename|filepath|path)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s,}]+))""",
     re.IGNORECASE,
 )
 # `python:src/app.py`: a language word, a colon, a path (a `C:` drive letter is no language).
-_LANGUAGE_COLON_PATH = re.compile(r"^(?P<language>[A-Za-z][\w+#\-]*):(?P<path>\S+)$")
+_LANGUAGE_COLON_PATH = lazy_compile(r"^(?P<language>[A-Za-z][\w+#\-]*):(?P<path>\S+)$")
 # The extension of a path named by an info string alone: letters in it (`python3.11` is no file).
-_EXTENSION = re.compile(r"\.[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$")
+_EXTENSION = lazy_compile(r"\.[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$")
 
 
 @dataclass(frozen=True)

@@ -454,14 +454,25 @@ def _line_range(line: int, end_line: int) -> str:
 
 
 def _print_nodes(listed: list[tuple[str, list[tuple[str, str, str]]]]) -> None:
-    from rich.text import Text
-
     from kopipasta.report import make_console
 
     console = make_console()
     every = [row for _, rows in listed for row in rows]
     kind_width = max((len(kind) for kind, _, _ in every), default=0)
     name_width = max((len(name) for _, name, _ in every), default=0)
+    if getattr(console, "is_plain", False):
+        # On a pipe the same lines without colour, and without importing rich.
+        for number, (path, rows) in enumerate(listed):
+            if number:
+                console.print()
+            console.print(path, markup=False)
+            if not rows:
+                console.print("  (no definitions)", markup=False)
+            for kind, name, lines in rows:
+                console.print(f"  {kind.ljust(kind_width)}  {name.ljust(name_width)}  {lines}", markup=False)
+        return
+    from rich.text import Text
+
     for number, (path, rows) in enumerate(listed):
         if number:
             console.print()
@@ -553,7 +564,8 @@ def stats(root: Path, as_json: bool) -> None:
     """
     import json
 
-    from kopipasta.applylog import Stats, log_path, read_stats, stats_lines
+    from kopipasta.applylog import log_path
+    from kopipasta.applystats import Stats, read_stats, stats_lines
 
     found = read_stats(root)
     if as_json:

@@ -25,12 +25,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.model import DIRECTIVE_KEYS, FILE_KEY
 from kopipasta.resolve import KIND_ALIASES, KINDS
 
 # The comment forms a directive line may take (applied to the stripped line). Line
 # comment markers may repeat (`##`, `;;`, `///`), as they do in many code styles.
-_COMMENT = re.compile(
+_COMMENT = lazy_compile(
     r"^(?:"
     r"(?://+|#+|--+|;+|%+)(?P<line>.*)"
     r"|\{/\*(?P<jsx>.*)\*/\}"
@@ -40,36 +41,36 @@ _COMMENT = re.compile(
     re.DOTALL,
 )
 # A key as the protocol spells it: words joined by `_`, `-` or spaces, any case.
-_KEY_VALUE = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z_\- ]*?)\s*:(?P<value>.*)$", re.DOTALL)
-_KEY_SEPARATORS = re.compile(r"[-_ ]+")
+_KEY_VALUE = lazy_compile(r"^\s*(?P<key>[A-Za-z][A-Za-z_\- ]*?)\s*:(?P<value>.*)$", re.DOTALL)
+_KEY_SEPARATORS = lazy_compile(r"[-_ ]+")
 # A key as a model may misspell it: letters, digits, separators and invisible
 # characters, then `:`, `=` or a look-alike colon. Matched after NFKC, so `：` is `:`.
-_LOOSE_KEY_VALUE = re.compile(
+_LOOSE_KEY_VALUE = lazy_compile(
     r"^\s*(?P<key>[^\W\d_][\w\-. \u200b-\u200f\u2060-\u2064\ufeff]{0,40}?)\s*"
     r"(?P<sep>::|=>|->|:|=|\uff1a|\ua789|\u2236|(?<=\s)[-\u2013\u2014](?=\s))(?P<value>.*)$",
     re.DOTALL,
 )
-_LEADING_INVISIBLE = re.compile(r"^[\s\u200b-\u200f\u2060-\u2064\ufeff]+")
+_LEADING_INVISIBLE = lazy_compile(r"^[\s\u200b-\u200f\u2060-\u2064\ufeff]+")
 _QUOTES = "`\"'"
 # A directive written without its comment marker: `TARGET_NODE: function helper` as a
 # bare line. Only the keys' exact upper-case spelling and a `:` count: `FILE = "x"` and
 # `file: x.py` are code or data, and `FILE: Path = …` has no path for a value.
-_BARE_DIRECTIVE = re.compile(
+_BARE_DIRECTIVE = lazy_compile(
     r"^(?P<key>FILE|TARGET_NODE|TARGET_PATH|INSERT_AFTER|INSERT_BEFORE|APPEND_TO|DELETE_NODE)"
     r"[ \t]*[:\uff1a][ \t]*(?P<value>\S.{0,300})$"
 )
 # `# app/tokens.py (updated)`: a short remark after the path.
-_REMARK = re.compile(r"[ \t]+[(\[][A-Za-z]+(?:[ \-][A-Za-z]+){0,2}[)\]]$")
-_EXTENSION = re.compile(r"\.[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$")
+_REMARK = lazy_compile(r"[ \t]+[(\[][A-Za-z]+(?:[ \-][A-Za-z]+){0,2}[)\]]$")
+_EXTENSION = lazy_compile(r"\.[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$")
 # No directive line is this long; the cap keeps a 50,000-character comment linear.
 _MAX_DIRECTIVE = 1000
 # Decoration-only comment content: `# ----`, `// ====`, `/* */`.
-_DECORATION = re.compile(r"^[\s\-=*#/~_.+<>|]*$")
+_DECORATION = lazy_compile(r"^[\s\-=*#/~_.+<>|]*$")
 
 # Spellings of FILE that models write (Copilot: `// filepath: src/x.ts`). Their value
 # must look like a relative path: `// Path: /api/users` is a route, not a file.
 _FILE_ALIASES = frozenset({"FILEPATH", "FILE_PATH", "FILENAME", "FILE_NAME", "PATH", "FILE_LOCATION"})
-_PATH_VALUE = re.compile(r"^[\w./@+\-~\[\]()]+$")
+_PATH_VALUE = lazy_compile(r"^[\w./@+\-~\[\]()]+$")
 
 # Keys that are not the protocol's but say what one of its keys says.
 _SYNONYMS = {
@@ -121,6 +122,8 @@ _KIND_WORDS = frozenset(w for phrase in (*KINDS, *KIND_ALIASES) for w in phrase.
 
 @dataclass(frozen=True)
 class Directive:
+    """One header directive of a block: its key and value."""
+
     key: str  # one of DIRECTIVE_KEYS
     value: str
 

@@ -21,13 +21,14 @@ from kopipasta.intake import RESET_MARKER, read_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import Document, apply_patch, open_document
 from kopipasta.plan import plan
-from kopipasta.text.files import apply_text_patch
 from kopipasta.textpatch_syntax import TextPatch, read_text_patch
 from kopipasta.workspace import Source, load, normalise, resolve_real
 
 
 @dataclass
 class _FileState:
+    """One file the reply touches: its document, its bytes before, and the blocks on it."""
+
     document: Document
     original: bytes | None  # bytes on disk before the reply; None: the file does not exist
     blocks: list[int] = field(default_factory=list)  # outcome indices of the blocks that touched it
@@ -93,6 +94,8 @@ def apply_reply(
 
 @dataclass(frozen=True)
 class _Options:
+    """The apply options every block is run with."""
+
     strict: bool
     only: tuple[str, ...]
     partial: bool
@@ -245,6 +248,9 @@ def _apply_text_block(
         if real not in touched:
             touched.append(real)
         return state.document.source
+
+    # Text patches only: a reply of TARGET_NODE blocks does not pay for their modules.
+    from kopipasta.text.files import apply_text_patch
 
     label = text_patch.form
     try:

@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING
 from kopipasta.check import Change
 from kopipasta.errors import PatchError, PayloadError
 from kopipasta.languages import LanguageSpec, parse
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.splice import line_start
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
 # Python header lines that stay first even directly above code: shebang, encoding.
-_PY_PRAGMA = re.compile(rb"^#!|^#.*coding[:=]")
+_PY_PRAGMA = lazy_compile(rb"^#!|^#.*coding[:=]")
 # Module-level blocks whose imports count as the file's own (TYPE_CHECKING, try/except ImportError).
 _PY_NESTING = ("if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause", "block")
 
@@ -43,6 +44,8 @@ class TextEdit:
 
 @dataclass(frozen=True)
 class ImportPlan:
+    """The edits that merge a payload's imports into the file, and what they did."""
+
     edits: tuple[TextEdit, ...]
     added: int  # payload import statements that changed the file
     present: int  # payload import statements the file already had
@@ -146,6 +149,8 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
 
 @dataclass(frozen=True)
 class _Binding:
+    """One name an import statement binds."""
+
     kind: str  # Python: "module" (import a), "name" (from m import a); JS: "default", "namespace", "named"
     name: str
     alias: str = ""
@@ -154,6 +159,8 @@ class _Binding:
 
 @dataclass
 class _Import:
+    """One import statement of the file or the payload, taken apart."""
+
     node: Node
     form: str  # "import", "from", "future" (Python), "js"
     module: str  # the module as written, whitespace taken out (JS: the source's contents)

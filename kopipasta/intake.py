@@ -10,7 +10,6 @@ file-naming forms (info strings, the line above) in `attribution.py`.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from kopipasta.attribution import file_name, read_info_string
@@ -22,18 +21,19 @@ from kopipasta.directives import (
     looks_like_path,
     read_header,
 )
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.model import FILE_KEY, TARGET_KEYS, Block
 
 # An opening fence: three or more backticks or tildes, then the info string. Any
 # indentation is allowed because models put fences inside list items.
-_OPEN_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_OPEN_FENCE = lazy_compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 # A closing fence candidate: a run of fence characters and nothing but whitespace.
-_CLOSE_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*$")
+_CLOSE_FENCE = lazy_compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*$")
 # A closing fence may sit this many columns deeper than its opener (CommonMark's
 # allowance); deeper than that it is content, e.g. a ``` inside an indented string.
 _CLOSE_EXTRA_INDENT = 3
 # Leading whitespace holding a non-breaking space, as chat web pages paste indentation.
-_NBSP_INDENT = re.compile(r"^[ \t\u00a0]+")
+_NBSP_INDENT = lazy_compile(r"^[ \t\u00a0]+")
 # Info strings of markdown blocks, where a `# name.md` first line is a heading, not a path comment.
 # Diffs too: their `--- a/x` line is a header of their own.
 _NO_PATH_COMMENT = frozenset({"markdown", "md", "mdx", "rmd", "qmd", "diff", "patch"})
@@ -210,7 +210,7 @@ def _make_blocks(index: int, first_line: int, info: str, body: list[str], above:
 
 # A line that may be a FILE directive (or a near miss of one): a comment marker, then
 # somewhere early a key's letters or a non-ASCII character. A cheap filter before `classify`.
-_MAYBE_FILE = re.compile(r"^(?:[#/;%<{]|--)[^\n]{0,80}?(?:(?i:fi|pa|na)|[^\x00-\x7f])")
+_MAYBE_FILE = lazy_compile(r"^(?:[#/;%<{]|--)[^\n]{0,80}?(?:(?i:fi|pa|na)|[^\x00-\x7f])")
 
 
 def _next_file(body: list[str], start: int) -> int | None:

@@ -25,10 +25,8 @@ is read and written through `kopipasta.disk.beneath`, never following a link.
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
-import re
 import stat
 import time
 from collections.abc import Iterator, Sequence
@@ -38,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from kopipasta.disk import beneath, faults, lock, transaction
+from kopipasta.disk.digest import sha256_hex
 from kopipasta.disk.manifest import MANIFEST as _MANIFEST
 from kopipasta.disk.manifest import VERSION as _VERSION
 from kopipasta.disk.manifest import (
@@ -48,6 +47,7 @@ from kopipasta.disk.manifest import (
     read_manifest,
 )
 from kopipasta.errors import PatchError
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.model import FileChange
 from kopipasta.workspace import new_file_mode
 
@@ -58,7 +58,7 @@ HISTORY = 20  # applies kept; older entries are dropped
 _JOURNAL = "journal"
 _COMPLETE = "complete"
 _GITIGNORE = "# kopipasta's state (undo journal): never committed\n*\n"
-_ENTRY_NAME = re.compile(r"^(\d{6,})-\d+$")
+_ENTRY_NAME = lazy_compile(r"^(\d{6,})-\d+$")
 _STAGING_PREFIX = ".staging-"
 
 
@@ -73,6 +73,8 @@ class WriteFailed(JournalError):
 
 @dataclass(frozen=True)
 class UndoResult:
+    """What an undo put back, and how many applies the journal still holds."""
+
     entry: str  # the journal entry that was undone
     restored: tuple[str, ...]  # files put back to their previous bytes
     deleted: tuple[str, ...]  # files the apply had created, now removed
@@ -89,7 +91,7 @@ class Project:
 
 
 def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha256_hex(data)
 
 
 def _refuse_symlinked_state() -> JournalError:

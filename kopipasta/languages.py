@@ -8,19 +8,24 @@ touches only Python files never loads the TypeScript grammar.
 from __future__ import annotations
 
 import functools
+import os
+import sys
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser, Query, Tree
+    from types import ModuleType
+
+    from tree_sitter import Language, Node, Parser, Query, Tree
 
     from kopipasta.check import Change
 
 
 @dataclass(frozen=True)
 class LanguageSpec:
+    """Everything kopipasta knows about one language: its grammar, query and node types."""
+
     name: str  # display name
     grammar: str  # name in tree-sitter-language-pack
     query_file: str  # in kopipasta/queries/
@@ -442,22 +447,83 @@ def language_for_path(path: str) -> LanguageSpec | None:
     return None
 
 
+# Grammars the language pack takes from packages of their own instead of its bindings folder.
+_OWN_PACKAGES = {"yaml": "tree_sitter_yaml", "csharp": "tree_sitter_c_sharp", "embeddedtemplate": "tree_sitter_embedded_template"}
+
+# Read by path: importlib.resources would import zipfile and its readers on every start (issue 9).
+_QUERIES = os.path.join(os.path.dirname(__file__), "queries")
+
+
+@functools.cache
+def grammar_language(grammar: str) -> Language:
+    """The grammar's tree-sitter Language, loading only its own binding.
+
+    `tree_sitter_language_pack`'s `__init__` imports ctypes, pathlib, typing and
+    the C#, YAML and embedded-template grammars on every start, which a reply
+    on one Python file pays for nothing (issue 9). So the one binding module is
+    loaded from the pack's `bindings/` folder directly, under the module name
+    the pack itself would give it; on any surprise (another layout, another
+    platform) the pack's own `get_language` does it.
+    """
+    from tree_sitter import Language
+
+    try:
+        return Language(_binding(grammar).language())
+    except Exception:  # noqa: BLE001 — the pack knows its own layout best
+        from tree_sitter_language_pack import get_language
+
+        return get_language(grammar)  # type: ignore[arg-type]
+
+
+def _binding(grammar: str) -> ModuleType:
+    import importlib.machinery
+    import importlib.util
+
+    if grammar in _OWN_PACKAGES:
+        return importlib.import_module(_OWN_PACKAGES[grammar])
+    name = f"tree_sitter_language_pack.bindings.{grammar}"
+    if name in sys.modules:
+        return sys.modules[name]
+    # A top-level package's spec is found without running its __init__.
+    pack = importlib.util.find_spec("tree_sitter_language_pack")
+    if pack is None or not pack.submodule_search_locations:
+        raise ImportError(name)
+    folder = os.path.join(next(iter(pack.submodule_search_locations)), "bindings")
+    path = next(
+        (p for p in (os.path.join(folder, grammar + s) for s in importlib.machinery.EXTENSION_SUFFIXES) if os.path.isfile(p)),
+        None,
+    )
+    if path is None:
+        raise ImportError(name)
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    if spec is None:
+        raise ImportError(name)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    sys.modules[name] = module
+    return module
+
+
 @functools.cache
 def _parser(grammar: str) -> Parser:
-    from tree_sitter_language_pack import get_parser
+    from tree_sitter import Parser
 
-    return get_parser(grammar)  # type: ignore[arg-type]
+    return Parser(grammar_language(grammar))
 
 
 @functools.cache
 def _query(grammar: str, query_file: str, extra_queries: tuple[str, ...] = ()) -> Query:
     from tree_sitter import Query
-    from tree_sitter_language_pack import get_language
 
     # The main file's patterns come first: a node captured twice keeps the first pattern's kind.
-    files = resources.files("kopipasta.queries")
-    text = "\n".join(files.joinpath(name).read_text(encoding="utf-8") for name in (query_file, *extra_queries))
-    return Query(get_language(grammar), text)  # type: ignore[arg-type]
+    text = "\n".join(_query_text(name) for name in (query_file, *extra_queries))
+    return Query(grammar_language(grammar), text)
+
+
+def _query_text(name: str) -> str:
+    with open(os.path.join(_QUERIES, name), encoding="utf-8") as handle:
+        return handle.read()
 
 
 def parse(spec: LanguageSpec, data: bytes) -> Tree:
@@ -487,10 +553,9 @@ def reparse(spec: LanguageSpec, old_data: bytes, old_tree: Tree, data: bytes, ch
 @functools.cache
 def _types_query(grammar: str, types: tuple[str, ...]) -> Query:
     from tree_sitter import Query
-    from tree_sitter_language_pack import get_language
 
     alternatives = " ".join(f"({t})" for t in dict.fromkeys(types))
-    return Query(get_language(grammar), f"[{alternatives}] @node")  # type: ignore[arg-type]
+    return Query(grammar_language(grammar), f"[{alternatives}] @node")
 
 
 def nodes_of_types(
@@ -517,7 +582,36 @@ def query_matches(
     cursor = QueryCursor(_query(spec.grammar, spec.query_file, spec.extra_queries))
     if byte_range is not None:
         cursor.set_byte_range(*byte_range)
-    return cursor.matches(root)
+    # Our own predicates are not known to tree-sitter, which would let every match through
+    # without this callback: run the definitions query only here.
+    return cursor.matches(root, _predicate)
+
+
+def _predicate(
+    predicate: str, args: list[tuple[str, Literal["capture", "string"]]], pattern_index: int, captures: dict[str, list[Node]]
+) -> bool:
+    """The queries' own predicates; tree-sitter's (#eq?, #match?, …) never reach here.
+
+    `(#first-argument-is? @call type …)`: the captured call's argument list
+    starts with a node of one of the types, as `(call_expression arguments:
+    (arguments . [(type) …]))` would say. A pattern nested under call_expression
+    costs ~2.5 ms of query compilation in the TypeScript grammars (issue 9);
+    this costs nothing until a match needs it. An uncaptured @call (another
+    alternative matched) passes.
+    """
+    if predicate == "first-argument-is?":
+        types = {value for value, kind in args[1:]}
+        return all(_first_argument_is(call, types) for call in captures.get(args[0][0], []))
+    raise ValueError(f"unknown query predicate #{predicate}")
+
+
+def _first_argument_is(call: Node, types: set[str]) -> bool:
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None or arguments.type != "arguments":
+        return False  # no argument list (a tagged template: memo`…`)
+    # The `.` anchor's first child: the first named node, a comment included.
+    first = next((child for child in arguments.children if child.is_named), None)
+    return first is not None and first.type in types
 
 
 def error_count(spec: LanguageSpec, root: Node) -> int:

@@ -32,6 +32,8 @@ CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "
 
 @dataclass(frozen=True)
 class Member:
+    """One member of a container, in order: a definition, an import, a statement or a placeholder."""
+
     kind: str  # "definition", "import", "statement", "placeholder"
     first_row: int  # first row (0-based), a definition's comment block included
     last_row: int

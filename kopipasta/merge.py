@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kopipasta import anchors, fields, insert
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import AmbiguousTarget, TargetNotFound
@@ -38,14 +37,18 @@ from kopipasta.members import (
     structural,
     text_of,
 )
-from kopipasta.mergeplan import Plan, Step, find_ref, plan_new, ref_of
 from kopipasta.model import Operation
 from kopipasta.replace import replace_node
 from kopipasta.resolve import Target, resolve_with_payload
-from kopipasta.shape import pick_by_shape
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
+
+    from kopipasta.mergeplan import Plan
+
+# The planning and stepping modules (mergeplan, insert, anchors, fields) are imported where a
+# merge really happens: a plain TARGET_NODE payload only passes through merge_targeted's first
+# test, and should not pay for them at start-up (issue 9).
 
 
 @dataclass
@@ -123,6 +126,8 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 f"add `TARGET_NODE: {found.kind} {found.qualified_name}` to the block",
             )
         if len(fitting) != len(indices) and len(indices) == 1 and len({d.qualified_name for d in fitting}) == 1:
+            from kopipasta.shape import pick_by_shape
+
             picked = pick_by_shape(fitting, plan.original.data, text_of(plan.lines, payload_members[indices[0]]))
             if picked is not None:
                 fitting = [picked[0]]
@@ -185,6 +190,8 @@ def _restates_all_members(plan: Plan, original: Definition, restated: Definition
 
 def _plan_container(plan: Plan, original: Definition | None, restated: Definition | None) -> None:
     """Map the payload container's members onto the original's and queue the steps."""
+    from kopipasta.mergeplan import Step, plan_new, ref_of
+
     payload_members = members(plan.payload, restated)
     original_members = members(plan.original, original)
     what = "the file" if original is None else f"{original.kind} {original.qualified_name}"
@@ -271,6 +278,8 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
 
 
 def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
+    from kopipasta.mergeplan import Step, ref_of
+
     assert member.definition is not None
     ref = ref_of(plan.original.definitions, found)
     name = found.qualified_name
@@ -306,6 +315,9 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
 
 
 def _run(plan: Plan, data: bytes, tree: Tree, newline: str) -> Merged:
+    from kopipasta import anchors, fields, insert
+    from kopipasta.mergeplan import find_ref
+
     spec, file = plan.spec, plan.file
     merged = Merged(data, tree)
     if plan.imports:
@@ -372,6 +384,8 @@ def merge_file_block(
     spec: LanguageSpec, data: bytes, tree: Tree, newline: str, payload: str, *, file: str, elided: bool
 ) -> Merged:
     """A file block that is a fragment (or, `elided`, the file with placeholders) merged into the file."""
+    from kopipasta.mergeplan import Plan
+
     label = "Elided file block" if elided else "Fragment"
     hint = (
         "send the complete file, or TARGET_NODE blocks for the definitions that change"
@@ -426,6 +440,8 @@ def merge_targeted(
     )
     if not parsed.placeholders and not restates_others:
         return None
+    from kopipasta.mergeplan import Plan
+
     plan = Plan(
         spec,
         file,

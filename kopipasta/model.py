@@ -129,6 +129,8 @@ class FileChange:
 
 @dataclass(frozen=True)
 class Report:
+    """What one reply did: each block's outcome, the files it changed, whether they were written."""
+
     outcomes: tuple[Outcome, ...]
     changes: tuple[FileChange, ...]  # files whose bytes differ after the reply
     written: bool  # False for --dry-run, or when --strict stopped every write

@@ -2,6 +2,11 @@
 
 Each operation takes the file as it stands after the blocks before it and
 returns the new data, or raises a PatchError. Nothing here writes to disk.
+
+Only what a TARGET_NODE on a code file runs is imported at the top; every other
+operation's modules (data paths, whole files, Vue/Svelte, insertions, "did you
+mean") are imported where it runs, so a reply pays at start-up only for what it
+uses (issue 9).
 """
 
 from __future__ import annotations
@@ -10,9 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kopipasta import data as data_formats
-from kopipasta import embedded, hints, insert, merge, reading, wholefile
-from kopipasta.check import check_syntax
+from kopipasta import merge
 from kopipasta.definitions import list_definitions
 from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
@@ -20,7 +23,6 @@ from kopipasta.members import placeholder_rows, read_payload, structural
 from kopipasta.model import Operation, Patch
 from kopipasta.replace import replace_node
 from kopipasta.resolve import parse_target, resolve_with_payload
-from kopipasta.samename import did_you_mean, same_name
 from kopipasta.workspace import Source, load
 
 if TYPE_CHECKING:
@@ -64,6 +66,8 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
     if patch.operation is Operation.WHOLE_FILE:
         return _whole_file(patch, document)
     if not document.source.exists:
+        from kopipasta.samename import did_you_mean, same_name
+
         elsewhere = same_name(document.root, patch.file) if document.root is not None else []
         raise TargetNotFound(
             f"Cannot apply {patch.directive} to {patch.file}: the file does not exist",
@@ -84,6 +88,8 @@ def _code_patch(patch: Patch, document: Document) -> Edit:
 
 def _embedded_code(patch: Patch, document: Document) -> Edit:
     """A Vue/Svelte component: the operation runs on its `<script>` (embedded.py)."""
+    from kopipasta import embedded
+
     assert document.spec is not None
 
     def run(view: Source, spec: LanguageSpec) -> tuple[bytes, str]:
@@ -95,16 +101,19 @@ def _embedded_code(patch: Patch, document: Document) -> Edit:
 
 
 def _code_document(patch: Patch, document: Document) -> LanguageSpec:
-    if document.spec is None and data_formats.format_of(patch.file) is not None:
+    if document.spec is not None:
+        return document.spec
+    from kopipasta import data as data_formats
+    from kopipasta import hints
+
+    if data_formats.format_of(patch.file) is not None:
         message, hint = hints.target_node_on_data(patch.file, patch.directive, document.source.data)
         raise UnsupportedFile(message, hint)
-    if document.spec is None:
-        supported = ", ".join(ext for spec in LANGUAGES for ext in spec.extensions)
-        raise UnsupportedFile(
-            f"{patch.directive} in {patch.file}: no grammar for this file type (supported: {supported})",
-            "send the whole file instead (FILE and no target)",
-        )
-    return document.spec
+    supported = ", ".join(ext for spec in LANGUAGES for ext in spec.extensions)
+    raise UnsupportedFile(
+        f"{patch.directive} in {patch.file}: no grammar for this file type (supported: {supported})",
+        "send the whole file instead (FILE and no target)",
+    )
 
 
 def _replace_node(patch: Patch, document: Document) -> Edit:
@@ -131,6 +140,8 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
 
 def _add_or_delete(patch: Patch, document: Document) -> Edit:
     """INSERT_AFTER, INSERT_BEFORE, APPEND_TO and DELETE_NODE (PROTOCOL.md §4a), in insert.py."""
+    from kopipasta import insert
+
     spec = _code_document(patch, document)
     assert patch.target is not None
     source = document.source
@@ -151,6 +162,8 @@ def _add_or_delete(patch: Patch, document: Document) -> Edit:
 
 
 def _set_path(patch: Patch, document: Document) -> Edit:
+    from kopipasta import data as data_formats
+
     assert patch.target is not None
     if data_formats.format_of(patch.file) is None:
         raise UnsupportedFile(
@@ -164,6 +177,9 @@ def _set_path(patch: Patch, document: Document) -> Edit:
 
 
 def _whole_file(patch: Patch, document: Document) -> Edit:
+    from kopipasta import embedded, reading, wholefile
+    from kopipasta.check import check_syntax
+
     source = document.source
     spec = document.spec
     python = spec is not None and spec.grammar == "python"
@@ -215,6 +231,8 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
 
 def _embedded_fragment(patch: Patch, document: Document) -> Edit:
     """Bare script code sent as a Vue/Svelte file block: a fragment (or elided script) merged into its `<script>`."""
+    from kopipasta import embedded
+
     assert document.spec is not None
     reading_kind = ""
 
@@ -233,6 +251,8 @@ def _embedded_fragment(patch: Patch, document: Document) -> Edit:
 
 def _check_opaque_whole(patch: Patch, source: Source) -> None:
     """A file kopipasta cannot merge is replaced only by a payload that is clearly all of it."""
+    from kopipasta import reading
+
     verdict = reading.opaque_whole(patch.file, source.data.decode("utf-8", "replace"), patch.payload)
     if not verdict.whole:
         raise PayloadError(
@@ -251,6 +271,8 @@ def _check_not_elsewhere(patch: Patch, document: Document) -> None:
     """
     if document.root is None:
         return
+    from kopipasta.samename import did_you_mean, same_name
+
     elsewhere = same_name(document.root, patch.file)
     if not elsewhere:
         return
@@ -268,6 +290,8 @@ def _check_not_elsewhere(patch: Patch, document: Document) -> None:
 
 
 def _part_of(spec: LanguageSpec | None, other: Source, payload: str) -> bool:
+    from kopipasta import embedded, reading, wholefile
+
     if wholefile.find_placeholder(payload, python=spec is not None and spec.grammar == "python"):
         return True
     if spec is not None and spec.embedding is not None:

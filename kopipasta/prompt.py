@@ -23,7 +23,6 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path, PurePosixPath
 
 from kopipasta import data as data_formats
@@ -483,6 +482,24 @@ def _applies_unchanged(block: str, root: Path) -> bool:
 # --- template -----------------------------------------------------------------
 
 
+def _bundled_template() -> str:
+    """The built-in template's text, read by path where it is a file (the usual install).
+
+    importlib.resources would import zipfile and its readers at every prompt (issue 9);
+    it stays the way for anything else (a zipped install).
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("kopipasta.prompts")  # the package's folder, without importing it
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        path = Path(folder) / TEMPLATE_NAME
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    from importlib import resources
+
+    return resources.files("kopipasta.prompts").joinpath(TEMPLATE_NAME).read_text(encoding="utf-8")
+
+
 def _render(root: Path, template: Path | None, context: dict[str, object]) -> str:
     import jinja2
 
@@ -499,7 +516,7 @@ def _render(root: Path, template: Path | None, context: dict[str, object]) -> st
             source = path.read_text(encoding="utf-8")
         else:
             path = Path(f"kopipasta/prompts/{TEMPLATE_NAME}")
-            source = resources.files("kopipasta.prompts").joinpath(TEMPLATE_NAME).read_text(encoding="utf-8")
+            source = _bundled_template()
     except OSError as error:
         raise TemplateProblem(f"Cannot read template {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:

@@ -8,13 +8,11 @@ PROTOCOL.md §4: names match from the inside out (`Inner.method` finds
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 
 from kopipasta.definitions import Definition
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
-from kopipasta.overloads import pick_by_parameters
-from kopipasta.shape import distinct_shapes, pick_by_shape
+from kopipasta.lazy_pattern import lazy_compile
 
 KINDS = (
     "function",
@@ -82,15 +80,17 @@ _KIND_MODIFIERS = frozenset(
     {"public", "private", "protected", "internal", "static", "local", "export", "async", "abstract",
      "final", "virtual", "inline", "override", "pub", "instance", "class", "singleton"}
 )
-_NATIVE_QUALIFIER = re.compile(r"::|(?<=\w)[#:](?=[A-Za-z_])")
+_NATIVE_QUALIFIER = lazy_compile(r"::|(?<=\w)[#:](?=[A-Za-z_])")
 # `func (s *Server) ServeHTTP`: a Go method written with its receiver.
-_GO_RECEIVER = re.compile(r"^\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s+(\S+)$")
+_GO_RECEIVER = lazy_compile(r"^\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s+(\S+)$")
 
-_TARGET = re.compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
+_TARGET = lazy_compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 
 
 @dataclass(frozen=True)
 class Target:
+    """A target as the reply names it: an optional kind, the dotted name, an optional `#n`."""
+
     kind: str | None
     parts: tuple[str, ...]  # the dotted name, split
     ordinal: int | None  # from `name#2`
@@ -223,6 +223,10 @@ def resolve_with_payload(
         candidates = exact or named
         if len({d.qualified_name for d in candidates}) != 1:
             raise
+        # Only a shared name needs the payload's shape: not imported at start-up.
+        from kopipasta.overloads import pick_by_parameters
+        from kopipasta.shape import distinct_shapes, pick_by_shape
+
         picked = pick_by_shape(candidates, data, payload)
         if picked is None and overloads:  # the language has overloads: their parameters tell them apart
             picked = pick_by_parameters(candidates, data, payload)

@@ -11,20 +11,20 @@ listing the candidates, as before.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from kopipasta.definitions import Definition
+from kopipasta.lazy_pattern import lazy_compile
 
 # The name of a decorator or annotation: `@celsius.setter` → `celsius.setter`, `@app.get("/")` → `app.get`.
-_DECORATOR = re.compile(r"^@\s*(?P<name>[\w$.]+)")
+_DECORATOR = lazy_compile(r"^@\s*(?P<name>[\w$.]+)")
 # A getter or setter's first line, after the modifiers that may stand before the keyword.
-_ACCESSOR = re.compile(
+_ACCESSOR = lazy_compile(
     r"^(?:(?:export|public|private|protected|static|override|readonly|abstract|declare|async)\s+)*"
     r"(?P<keyword>get|set)\s+[\w$#\[\"']"
 )
-_COMMENT_LINE = re.compile(r"^(?:#|//|/\*|\*|\*/)")
-_IMPORT_LINE = re.compile(r"^(?:import\b|from\s+\S+\s+import\b)")
+_COMMENT_LINE = lazy_compile(r"^(?:#|//|/\*|\*|\*/)")
+_IMPORT_LINE = lazy_compile(r"^(?:import\b|from\s+\S+\s+import\b)")
 # How far into a definition its first line is looked for.
 _FIRST_LINE_CAP = 400
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from kopipasta.definitions import Definition, comment_block_start, list_definitions, overload_names
 from kopipasta.indent import UNIT_SAMPLE_LINES, Unit, detect_unit
 from kopipasta.languages import LanguageSpec
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.render import payload_tree, render_lines, value_rows
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 # A payload's first code line that restates the wrapper: a decorator or annotation, or an export
 # (LanguageSpec.decorator_line and export_line say how each language writes them).
-_DECLARE_LINE = re.compile(r"^declare\b")
+_DECLARE_LINE = lazy_compile(r"^declare\b")
 
 
 @dataclass(frozen=True)

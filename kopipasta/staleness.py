@@ -15,7 +15,6 @@ A definition the user changed and no apply touched stays unknown.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterable, Sequence
@@ -25,6 +24,7 @@ from typing import Any
 
 from kopipasta.definitions import Definition
 from kopipasta.disk import beneath
+from kopipasta.disk.digest import sha256_hex
 from kopipasta.errors import PatchError
 from kopipasta.model import Operation, Patch
 from kopipasta.workspace import Source
@@ -49,7 +49,7 @@ class Changed:
 
 
 def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha256_hex(data)
 
 
 def _spans(data: bytes, definitions: Sequence[Definition]) -> dict[str, tuple[int, int, str]]:

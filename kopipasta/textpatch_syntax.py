@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from kopipasta.attribution import file_name as _file_name
 from kopipasta.directives import Directive, classify
 from kopipasta.errors import PayloadError
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.model import FILE_KEY, TARGET_KEYS, Block
 
 DIFF = "diff"
@@ -36,26 +37,26 @@ DELETE_MARKER = "<<<DELETE>>>"
 # Besides the protocol's markers: aider's older ORIGINAL/UPDATED words, and Cline's
 # `------- SEARCH` / `+++++++ REPLACE` (where the words are required: a bare run of
 # dashes is a markdown rule).
-_SR_OPEN = re.compile(r"^[ \t]*(?:<{3,}[ \t]*(?:SEARCH|ORIGINAL)?|-{3,}[ \t]*SEARCH)[ \t]*:?[ \t]*$", re.IGNORECASE)
-_SR_DIVIDER = re.compile(r"^[ \t]*={3,}[ \t]*$")
-_SR_CLOSE = re.compile(r"^[ \t]*(?:>{3,}[ \t]*(?:REPLACE|UPDATED)?|\+{3,}[ \t]*REPLACE)[ \t]*:?[ \t]*$", re.IGNORECASE)
-_SR_CLOSE_WORD = re.compile(r"^[ \t]*(?:>{3,}|\+{3,})[ \t]*(?:REPLACE|UPDATED)[ \t]*:?[ \t]*$", re.IGNORECASE)
+_SR_OPEN = lazy_compile(r"^[ \t]*(?:<{3,}[ \t]*(?:SEARCH|ORIGINAL)?|-{3,}[ \t]*SEARCH)[ \t]*:?[ \t]*$", re.IGNORECASE)
+_SR_DIVIDER = lazy_compile(r"^[ \t]*={3,}[ \t]*$")
+_SR_CLOSE = lazy_compile(r"^[ \t]*(?:>{3,}[ \t]*(?:REPLACE|UPDATED)?|\+{3,}[ \t]*REPLACE)[ \t]*:?[ \t]*$", re.IGNORECASE)
+_SR_CLOSE_WORD = lazy_compile(r"^[ \t]*(?:>{3,}|\+{3,})[ \t]*(?:REPLACE|UPDATED)[ \t]*:?[ \t]*$", re.IGNORECASE)
 # git's merge-conflict markers: never a file's content, and no patch either.
-_CONFLICT_OPEN = re.compile(r"^<{7} \S")
-_CONFLICT_CLOSE = re.compile(r"^>{7} \S")
-_HUNK_HEADER = re.compile(r"^@@(?:[ \t]*-(?P<old>\d+)(?:,(?P<count>\d+))?[ \t]+\+\d+(?:,(?P<new_count>\d+))?[ \t]*@@)?(?P<rest>.*)$")
-_NUMBERED_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
-_GIT_HEADER = re.compile(r"^diff --git (?P<a>\S+) (?P<b>\S+)\s*$")
+_CONFLICT_OPEN = lazy_compile(r"^<{7} \S")
+_CONFLICT_CLOSE = lazy_compile(r"^>{7} \S")
+_HUNK_HEADER = lazy_compile(r"^@@(?:[ \t]*-(?P<old>\d+)(?:,(?P<count>\d+))?[ \t]+\+\d+(?:,(?P<new_count>\d+))?[ \t]*@@)?(?P<rest>.*)$")
+_NUMBERED_HUNK = lazy_compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+_GIT_HEADER = lazy_compile(r"^diff --git (?P<a>\S+) (?P<b>\S+)\s*$")
 # Lines git writes between `diff --git` and `---`: they say nothing we need, bar renames.
-_GIT_META = re.compile(
+_GIT_META = lazy_compile(
     r"^(?:index |new file mode |deleted file mode |old mode |new mode |similarity index |"
     r"dissimilarity index |rename from |rename to |Index: |={10,}$)"
 )
-_ENVELOPE_FILE = re.compile(r"^\*\*\* (?P<op>Update|Add|Delete) File:[ \t]*(?P<path>.+?)[ \t]*$")
-_ENVELOPE_MOVE = re.compile(r"^\*\*\* Move to:[ \t]*(?P<path>.+?)[ \t]*$")
-_HEADER_TAIL = re.compile(r"\s+(?:\d{4}-\d\d-\d\d[ T].*|\((?:original|modified|old|new|before|after)\))$", re.IGNORECASE)
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_COMMENT_WRAPPER = re.compile(r"^(?://+|--+|;+|/\*|<!--)\s*|\s*(?:\*/|-->)$")
+_ENVELOPE_FILE = lazy_compile(r"^\*\*\* (?P<op>Update|Add|Delete) File:[ \t]*(?P<path>.+?)[ \t]*$")
+_ENVELOPE_MOVE = lazy_compile(r"^\*\*\* Move to:[ \t]*(?P<path>.+?)[ \t]*$")
+_HEADER_TAIL = lazy_compile(r"\s+(?:\d{4}-\d\d-\d\d[ T].*|\((?:original|modified|old|new|before|after)\))$", re.IGNORECASE)
+_FENCE = lazy_compile(r"^[ \t]*(`{3,}|~{3,})")
+_COMMENT_WRAPPER = lazy_compile(r"^(?://+|--+|;+|/\*|<!--)\s*|\s*(?:\*/|-->)$")
 _DOC_FILES = (".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc")
 _DIFF_FILES = (".diff", ".patch")
 
@@ -93,6 +94,8 @@ class FilePatch:
 
 @dataclass(frozen=True)
 class TextPatch:
+    """A block read as a text patch: its form and each file it changes."""
+
     form: str  # DIFF, SEARCH_REPLACE, ENVELOPE or DELETE_MARKER
     files: tuple[FilePatch, ...]
 
@@ -130,9 +133,13 @@ def _first_form(lines: list[str], info: str) -> str | None:
     for i, line in enumerate(lines):
         if line.strip() == "*** Begin Patch":
             return ENVELOPE
-        if _SR_OPEN.match(line) or _SR_CLOSE_WORD.match(line):
+        # The plain tests first: each says what its pattern needs, so a payload of plain code
+        # never compiles the patterns (issue 9) and each line costs a few substring tests.
+        if ("<<<" in line or "---" in line) and _SR_OPEN.match(line):
             return SEARCH_REPLACE
-        if _GIT_HEADER.match(line) or _NUMBERED_HUNK.match(line):
+        if (">>>" in line or "+++" in line) and _SR_CLOSE_WORD.match(line):
+            return SEARCH_REPLACE
+        if line.startswith(("diff --git ", "@@ -")) and (_GIT_HEADER.match(line) or _NUMBERED_HUNK.match(line)):
             return DIFF
         if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
             return DIFF
@@ -165,7 +172,9 @@ def read_text_patch(block: Block) -> TextPatch | None:
     form = _first_form(marker_lines, block.info)
     where = f"Block {block.index} (line {block.line})" + (f" for {file}" if file else "")
     if form is None:
-        if any(_CONFLICT_OPEN.match(line) for line in marker_lines) and any(_CONFLICT_CLOSE.match(line) for line in marker_lines):
+        if any(line.startswith("<<<<<<<") and _CONFLICT_OPEN.match(line) for line in marker_lines) and any(
+            line.startswith(">>>>>>>") and _CONFLICT_CLOSE.match(line) for line in marker_lines
+        ):
             raise PayloadError(
                 f"{where} holds merge-conflict markers (<<<<<<< … >>>>>>>): it is neither code nor a patch",
                 "nothing was written; resolve the conflict, or send a search/replace block",
@@ -515,10 +524,12 @@ def unfenced_blocks(lines: list[str], prose: list[bool]) -> list[Block]:
         start, end = i, None
         if line.strip() == "*** Begin Patch":
             end = next((k for k in range(i + 1, n) if is_prose(k) and lines[k].strip() == "*** End Patch"), None)
-        elif _SR_OPEN.match(line):
+        elif ("<<<" in line or "---" in line) and _SR_OPEN.match(line):
             end = _unfenced_sr_end(lines, i, is_prose)
-        elif _GIT_HEADER.match(line) or (line.startswith("--- ") and i + 1 < n and lines[i + 1].startswith("+++ ")) or (
-            _HUNK_HEADER.match(line) and line.startswith("@@")
+        elif (
+            (line.startswith("diff --git ") and _GIT_HEADER.match(line))
+            or (line.startswith("--- ") and i + 1 < n and lines[i + 1].startswith("+++ "))
+            or (line.startswith("@@") and _HUNK_HEADER.match(line))
         ):
             end = _unfenced_diff_end(lines, i, is_prose)
         if end is None:

@@ -12,18 +12,18 @@ import warnings
 from collections.abc import Iterator
 
 from kopipasta.errors import PayloadError
-from kopipasta.hints import targeted_block
+from kopipasta.lazy_pattern import lazy_compile
 
 # A line that is a comment and nothing else, in any of the usual syntaxes.
-_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|<!--|\{/\*|--|;)(?P<text>.*?)(?:\*/\}?|-->)?\s*$")
+_COMMENT_LINE = lazy_compile(r"^\s*(?:#|//|/\*|<!--|\{/\*|--|;)(?P<text>.*?)(?:\*/\}?|-->)?\s*$")
 _ELLIPSIS = r"(?:\.\.\.+|…)"
-_ONLY_ELLIPSIS = re.compile(rf"^[\s\[\](){{}}]*{_ELLIPSIS}[\s\[\](){{}}]*$")
-_ELIDED_WORDS = re.compile(
+_ONLY_ELLIPSIS = lazy_compile(rf"^[\s\[\](){{}}]*{_ELLIPSIS}[\s\[\](){{}}]*$")
+_ELIDED_WORDS = lazy_compile(
     r"\b(existing|rest|remaining|remainder|same|unchanged|previous|other|omitted|original|"
     r"more|etc|before|code|here)\b",
     re.IGNORECASE,
 )
-_ELIDED_PHRASE = re.compile(
+_ELIDED_PHRASE = lazy_compile(
     r"\b(?:(?:rest|remainder) of (?:the )?(?:file|code|class|module|component|function|"
     r"implementation|methods?|imports?)"
     r"|(?:existing|previous|remaining|original|other) (?:code|methods|functions|imports|content|"
@@ -98,7 +98,7 @@ def iter_placeholders(payload: str, *, python: bool) -> Iterator[tuple[int, str]
 
 
 # A unified diff: `--- a/x` then `+++ b/x`, or a hunk header.
-_DIFF_HEADER = re.compile(r"^--- \S.*\n\+\+\+ \S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@", re.MULTILINE)
+_DIFF_HEADER = lazy_compile(r"^--- \S.*\n\+\+\+ \S|^@@ -\d+(,\d+)? \+\d+(,\d+)? @@", re.MULTILINE)
 _DIFF_FILES = (".diff", ".patch")
 
 
@@ -107,6 +107,9 @@ def check_not_diff(payload: str, *, file: str, info: str) -> None:
     if file.lower().endswith(_DIFF_FILES):
         return
     if info.lower() in ("diff", "patch") or _DIFF_HEADER.search(payload):
+        # Failures only: not imported at start-up.
+        from kopipasta.hints import targeted_block
+
         raise PayloadError(
             f"Whole-file block for {file} is a diff: kopipasta does not apply diffs, and writing it "
             "would replace the file with the diff's text",
@@ -118,6 +121,8 @@ def check_complete(payload: str, *, file: str, python: bool) -> None:
     found = find_placeholder(payload, python=python)
     if found is not None:
         number, text = found
+        from kopipasta.hints import targeted_block
+
         raise PayloadError(
             f"Whole-file block for {file} elides code at its line {number} ({text}): "
             "replacing the file would delete what it leaves out",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -188,6 +187,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         mode: int | None = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = None
+    import tempfile  # only this helper needs it; the apply path writes through disk/transaction
+
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".kopipasta")
     try:
         with os.fdopen(descriptor, "wb") as handle:

@@ -253,3 +253,26 @@ def test_a_verified_undo_restores_exact_bytes(tmp_path: Path) -> None:
             assert hashlib.sha256(data).hexdigest() == item["before_sha256"]
     assert kopipasta("undo", "--root", str(root), cwd=root).returncode == 0
     assert snapshot(root) == {**ORIGINAL, "pkg/": "dir"}
+
+
+@pytest.mark.parametrize("size", [1_000, 600_000], ids=["small", "past-the-built-in-hash-limit"])
+def test_the_journal_records_the_standard_sha256_and_undo_checks_it(tmp_path: Path, size: int) -> None:
+    # Small files are hashed without OpenSSL (kopipasta/disk/digest.py), big ones with hashlib:
+    # either way the manifest holds the standard SHA-256, and undo verifies the bytes against it.
+    root = tmp_path / "root"
+    root.mkdir()
+    body = "".join(f"X_{i} = {i}\n" for i in range(size // 12))
+    original = f"def a():\n    return 0\n\n\n{body}".encode()
+    (root / "a.py").write_bytes(original)
+    (tmp_path / "reply.md").write_text("```python\n# FILE: a.py\n# TARGET_NODE: function a\ndef a():\n    return 1\n```\n")
+    assert _apply(root).returncode == 0
+    (entry,) = [p for p in (root / ".kopipasta" / "journal").iterdir() if p.is_dir()]
+    (item,) = json.loads((entry / "manifest.json").read_text())["files"]
+    assert item["before_sha256"] == hashlib.sha256(original).hexdigest()
+    copy = entry / item["before"]
+    copy.write_bytes(copy.read_bytes()[:-1] + b"#")  # one byte changed: the copy no longer matches
+    undo = kopipasta("undo", "--root", str(root), cwd=root)
+    assert undo.returncode == 1 and "the copy of a.py does not match its sha256" in undo.stderr
+    copy.write_bytes(original)
+    assert kopipasta("undo", "--root", str(root), cwd=root).returncode == 0
+    assert (root / "a.py").read_bytes() == original

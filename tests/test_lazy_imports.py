@@ -1,4 +1,8 @@
-"""What the README promises about start-up: only the grammars a reply needs, no jinja2 or rich for --json."""
+"""What the README promises about start-up: only the grammars a reply needs, no jinja2 or rich for --json.
+
+And issue 9: a reply pays at start-up only for what it uses. A Python-only
+TARGET_NODE reply imports none of the modules of the features it does not use.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +18,29 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-loaded = sorted(m for m in sys.modules if m.startswith(("jinja2", "rich", "tree_sitter_language_pack.bindings.")))
-print(json.dumps(loaded), file=sys.stderr)
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
+
+# Not imported by a TARGET_NODE reply on a Python file, with --json or a piped report: each
+# name with its submodules (a name ending in "." stands for the submodules only).
+NOT_FOR_A_PYTHON_TARGET_NODE = (
+    # output and other commands
+    "rich", "jinja2", "pyperclip", "libcst",
+    "kopipasta.session", "kopipasta.prompt", "kopipasta.inventory", "kopipasta.selection",
+    "kopipasta.clipboard", "kopipasta.feedback", "kopipasta.verify", "kopipasta.applystats",
+    # other grammars' own packages (the pack's bindings are pinned exactly by `watched`)
+    "tree_sitter_yaml", "tree_sitter_c_sharp", "tree_sitter_embedded_template",
+    # features the reply does not use: text patches, data paths, insertions, merges, file blocks,
+    # Vue/Svelte, statement imports of other languages, "did you mean" for missing files
+    "kopipasta.text", "kopipasta.data.", "kopipasta.datapath", "kopipasta.insert", "kopipasta.mergeplan",
+    "kopipasta.anchors", "kopipasta.reading", "kopipasta.embedded", "kopipasta.statement_imports",
+    "kopipasta.samename",
+    # stdlib a small apply does not need: OpenSSL for hashing, zip readers for query files
+    "_hashlib", "zipfile", "tempfile",
+)
+# Exactly these, not their submodules: the language pack's __init__ (which imports ctypes and the
+# C#, YAML and ERB grammars) and its bindings package; the one binding needed is loaded alone.
+NOT_FOR_A_PYTHON_TARGET_NODE_EXACTLY = ("tree_sitter_language_pack", "tree_sitter_language_pack.bindings")
 
 
 def loaded_modules(tmp_path: Path, *args: str) -> list[str]:
@@ -26,11 +50,27 @@ def loaded_modules(tmp_path: Path, *args: str) -> list[str]:
     return json.loads(result.stderr.strip().splitlines()[-1])
 
 
+def watched(loaded: list[str]) -> list[str]:
+    return [m for m in loaded if m.startswith(("jinja2", "rich", "tree_sitter_language_pack.bindings."))]
+
+
+def unwanted(loaded: list[str]) -> list[str]:
+    return [
+        m
+        for m in loaded
+        if m in NOT_FOR_A_PYTHON_TARGET_NODE_EXACTLY
+        or any(
+            m.startswith(name) if name.endswith(".") else m == name or m.startswith(name + ".")
+            for name in NOT_FOR_A_PYTHON_TARGET_NODE
+        )
+    ]
+
+
 def test_a_python_reply_with_json_loads_one_grammar_and_no_rich_or_jinja2(tmp_path: Path) -> None:
     (tmp_path / "app.py").write_text("def f():\n    return 1\n")
     (tmp_path / "reply.md").write_text("```python\n# FILE: app.py\n# TARGET_NODE: f\ndef f():\n    return 2\n```\n")
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
-    assert loaded == ["tree_sitter_language_pack.bindings.python"]
+    assert watched(loaded) == ["tree_sitter_language_pack.bindings.python"]
     assert (tmp_path / "app.py").read_text() == "def f():\n    return 2\n"
 
 
@@ -40,7 +80,7 @@ def test_a_tsx_reply_loads_the_tsx_grammar_only(tmp_path: Path) -> None:
         "```tsx\n// FILE: A.tsx\n// TARGET_NODE: function A\nfunction A() {\n  return <span />;\n}\n```\n"
     )
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
-    assert loaded == ["tree_sitter_language_pack.bindings.tsx"]
+    assert watched(loaded) == ["tree_sitter_language_pack.bindings.tsx"]
 
 
 def test_the_human_report_on_a_pipe_loads_neither_rich_nor_jinja2(tmp_path: Path) -> None:
@@ -48,7 +88,7 @@ def test_the_human_report_on_a_pipe_loads_neither_rich_nor_jinja2(tmp_path: Path
     (tmp_path / "app.py").write_text("def f():\n    return 1\n")
     (tmp_path / "reply.md").write_text("```python\n# FILE: app.py\n# TARGET_NODE: f\ndef f():\n    return 2\n```\n")
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--diff")
-    assert loaded == ["tree_sitter_language_pack.bindings.python"]
+    assert watched(loaded) == ["tree_sitter_language_pack.bindings.python"]
 
 
 def test_a_go_reply_loads_the_go_grammar_only(tmp_path: Path) -> None:
@@ -58,7 +98,66 @@ def test_a_go_reply_loads_the_go_grammar_only(tmp_path: Path) -> None:
         'import "os"\n\nfunc hello() {\n    fmt.Fprintln(os.Stderr, "hi")\n}\n```\n'
     )
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
-    assert loaded == ["tree_sitter_language_pack.bindings.go"]
+    assert watched(loaded) == ["tree_sitter_language_pack.bindings.go"]
     assert (tmp_path / "main.go").read_text() == (
         'package main\n\nimport "fmt"\nimport "os"\n\nfunc hello() {\n\tfmt.Fprintln(os.Stderr, "hi")\n}\n'
+    )
+
+
+PYTHON_FILE = (
+    '"""Orders."""\n\nimport math\n\n\nclass Cart:\n    def total(self, items):\n        return sum(items)\n\n'
+    "    def tax(self, amount):\n        return math.ceil(amount * 0.2)\n"
+)
+PYTHON_REPLY = (
+    "Round the tax down:\n\n```python\n# FILE: cart.py\n# TARGET_NODE: method Cart.tax\n"
+    "def tax(self, amount):\n    return math.floor(amount * 0.2)\n```\n"
+)
+
+
+def test_a_python_target_node_reply_imports_only_what_it_runs(tmp_path: Path) -> None:
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    (tmp_path / "reply.md").write_text(PYTHON_REPLY)
+    loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
+    assert unwanted(loaded) == []
+    assert watched(loaded) == ["tree_sitter_language_pack.bindings.python"]
+    assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
+
+
+def test_a_piped_report_of_a_python_target_node_reply_imports_only_what_it_runs(tmp_path: Path) -> None:
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    (tmp_path / "reply.md").write_text(PYTHON_REPLY)
+    loaded = loaded_modules(tmp_path, "apply", "reply.md", "--diff")
+    assert unwanted(loaded) == []
+    assert watched(loaded) == ["tree_sitter_language_pack.bindings.python"]
+    assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
+
+
+def test_a_text_patch_reply_loads_the_text_patch_modules_it_runs(tmp_path: Path) -> None:
+    # The other side of the denylist: the modules stay out only while their feature is unused.
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    (tmp_path / "reply.md").write_text(
+        "```diff\n--- a/cart.py\n+++ b/cart.py\n@@ -11 +11 @@\n"
+        "-        return math.ceil(amount * 0.2)\n+        return math.floor(amount * 0.2)\n```\n"
+    )
+    loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
+    assert "kopipasta.text.files" in loaded
+    assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
+
+
+def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    (tmp_path / "empty.py").write_text("x = 1\n")
+    loaded = loaded_modules(tmp_path, "nodes", "cart.py", "empty.py")
+    assert [m for m in loaded if m.startswith("rich")] == []
+    listing = subprocess.run(
+        [sys.executable, "-m", "kopipasta", "nodes", "cart.py", "empty.py"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert listing.stdout == (
+        "cart.py\n"
+        "  class     Cart        6-11\n"
+        "  method    Cart.total  7-8\n"
+        "  method    Cart.tax    10-11\n"
+        "\n"
+        "empty.py\n"
+        "  variable  x           1\n"
     )

@@ -11,9 +11,13 @@ every byte outside the changed value is kept.
 from __future__ import annotations
 
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
-from kopipasta import datapath
-from kopipasta.data.common import TopKey
+if TYPE_CHECKING:
+    from kopipasta.data.common import TopKey
+
+# Each format's modules are imported when a value of that format is set or listed: `format_of`,
+# asked by hints and the apply log about every file, must not load the JSON path (issue 9).
 
 _SUFFIXES = {".json": "JSON", ".jsonc": "JSON", ".yaml": "YAML", ".yml": "YAML", ".toml": "TOML"}
 
@@ -34,6 +38,8 @@ def set_value(source: str, path: str, payload: str, *, file: str) -> str:
         from kopipasta.data import toml
 
         return toml.set_toml_value(source, path, payload, file=file)
+    from kopipasta import datapath
+
     return datapath.set_json_value(source, path, payload, file=file,
                                    allow_comments=datapath.allows_comments(file))
 
@@ -49,6 +55,7 @@ def top_keys(data: bytes, file: str) -> list[TopKey]:
         from kopipasta.data import toml
 
         return toml.top_keys(data)
+    from kopipasta import datapath
     from kopipasta.data import json_keys
 
     return json_keys.top_keys(data, allow_comments=datapath.allows_comments(file))

@@ -10,21 +10,21 @@ line ending "nothing was changed".
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 from kopipasta.disk import beneath
+from kopipasta.disk.digest import sha256_hex
 from kopipasta.errors import PatchError
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.workspace import normalise, resolve_real
 
 MANIFEST = "manifest.json"
 VERSION = 2
-_BLOB_NAME = re.compile(r"^\d+\.before$")
-_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_BLOB_NAME = lazy_compile(r"^\d+\.before$")
+_SHA256 = lazy_compile(r"^[0-9a-f]{64}$")
 
 
 class JournalError(Exception):
@@ -130,7 +130,7 @@ def read_blobs(journal_fd: int, entry: str, files: list[dict[str, Any]]) -> dict
                 raise _damaged(entry, f"the copy of {item['path']} is a symlink") from None
             except OSError as error:
                 raise _damaged(entry, f"the copy of {item['path']}: {error.strerror or error}") from None
-            if hashlib.sha256(data).hexdigest() != item["before_sha256"]:
+            if sha256_hex(data) != item["before_sha256"]:
                 raise _damaged(entry, f"the copy of {item['path']} does not match its sha256")
             blobs[item["path"]] = data
     finally:

@@ -29,6 +29,8 @@ TEMP_SUFFIX = ".kopipasta-tmp"
 
 @dataclass(frozen=True)
 class FileWrite:
+    """One file of a transaction: the bytes expected on disk now, and what to put there."""
+
     path: str  # real path relative to the root, "/"-separated
     expected: bytes | None  # what must be on disk now; None: no file
     data: bytes | None  # what to put there; None: remove the file
@@ -52,6 +54,8 @@ def temporary_name(name: str, tag: str) -> str:
 
 @dataclass
 class _Prepared:
+    """A write whose temporary is in place, with what a rollback needs to put the target back."""
+
     write: FileWrite
     dir_fd: int
     name: str

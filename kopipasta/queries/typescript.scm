@@ -32,6 +32,8 @@
   value: [(arrow_function) (function_expression)]) @definition.method
 
 ; Only a declaration of one name is a definition: `const a = 1, b = 2` is not.
+; The wrapper's first argument is checked by #first-argument-is? (languages.py): a nested
+; (call_expression arguments: …) pattern costs milliseconds of query compilation (issue 9).
 ; const X = () => …, const X = function …, const X = memo(() => …), forwardRef(function …)
 (lexical_declaration
   .
@@ -40,8 +42,8 @@
     value: [(arrow_function)
             (function_expression)
             (generator_function)
-            (call_expression
-              arguments: (arguments . [(arrow_function) (function_expression)]))])
+            (call_expression) @_call]
+    (#first-argument-is? @_call arrow_function function_expression))
   .) @definition.function
 (variable_declaration
   .
@@ -50,8 +52,8 @@
     value: [(arrow_function)
             (function_expression)
             (generator_function)
-            (call_expression
-              arguments: (arguments . [(arrow_function) (function_expression)]))])
+            (call_expression) @_call]
+    (#first-argument-is? @_call arrow_function function_expression))
   .) @definition.function
 
 (public_field_definition
