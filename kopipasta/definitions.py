@@ -549,3 +549,8 @@ def comment_block_start(tree: Tree, data: bytes, outer_start: int) -> int | None
         block_start = node.start_byte
         cursor = comment_line_start
     return block_start
+
+
+def definitions_named(spec: LanguageSpec, tree: Tree, name: str) -> list[Definition]:
+    """The definitions called `name` (a target's last part), as list_definitions gives them."""
+    return [d for d in list_definitions(spec, tree) if d.name == name]
