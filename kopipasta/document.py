@@ -177,9 +177,9 @@ class Document:
             return self
         return Document(self.source.with_data(data), self.spec, root=self.root, tree=tree)
 
-    def with_source(self, source: Source) -> Document:
+    def with_source(self, source: Source, tree: Tree | None = None) -> Document:
         """Another version whose source differs by more than its bytes (a text patch's new file, a deletion)."""
-        return Document(source, self.spec, root=self.root)
+        return Document(source, self.spec, root=self.root, tree=tree)
 
 
 def open_document(source: Source, root: Path | None = None) -> Document:

@@ -24,7 +24,7 @@ from kopipasta.operations import apply_patch
 from kopipasta.plan import plan
 from kopipasta.text.files import apply_text_patch
 from kopipasta.textpatch_syntax import TextPatch, read_text_patch
-from kopipasta.workspace import Source, load, normalise, resolve_real
+from kopipasta.workspace import load, normalise, resolve_real
 
 
 @dataclass
@@ -240,12 +240,12 @@ def _apply_text_block(
     touched: list[str] = []
     real_of: dict[str, str] = {}  # the block's normalised paths → their documents' keys
 
-    def current(path: str) -> Source:
+    def current(path: str) -> Document:
         real, state = _file_state(root, files, path, options.only, options.force)
         real_of[normalise(path)] = real
         if real not in touched:
             touched.append(real)
-        return state.document.source
+        return state.document
 
     label = text_patch.form
     try:
@@ -275,7 +275,7 @@ def _apply_text_block(
             source = state.document.source
             if path == result.path:
                 state.document = state.document.with_source(
-                    replace(source, data=result.data, exists=result.exists, bom=result.bom)
+                    replace(source, data=result.data, exists=result.exists, bom=result.bom), result.tree
                 )
             else:
                 state.document = state.document.with_source(replace(source, data=b"", exists=False))
