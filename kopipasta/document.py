@@ -174,6 +174,8 @@ class Document:
         can change the scope, kind or span of definitions far from it).
         """
         if data == self.data and self.source.exists:
+            if self._tree is None:
+                self._tree = tree
             return self
         return Document(self.source.with_data(data), self.spec, root=self.root, tree=tree)
 
