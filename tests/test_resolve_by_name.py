@@ -61,24 +61,23 @@ def _code_files() -> list[tuple[str, LanguageSpec, bytes]]:
 CODE_FILES = _code_files()
 
 
-def _targets(definitions: list[Definition]) -> Iterator[str]:
+def _targets(spec: LanguageSpec, definitions: list[Definition]) -> Iterator[str]:
     """The ways a reply may name each definition, and near misses that name none."""
     written: set[str] = set()
     for d in definitions:
         own = ".".join((*d.scope[len(d.container) :], d.name))
         relative = ".".join((*d.scope[-1:], d.name))
         for name in dict.fromkeys((d.name, d.qualified_name, own, relative)):
-            candidates = (
+            candidates = [
                 name,
                 f"{d.kind} {name}",
-                f"{'function' if d.kind != 'function' else 'class'} {name}",
+                f"{'function' if d.kind != 'function' else 'class'} {name}",  # a kind that may not fit
                 f"{name}#2",
-                f"{name}#1",
-                f"{name}_missing",
-                name.swapcase(),
-                f"Nowhere.{name}",
-                f"${name}",
-            )
+                f"{name}_missing",  # not found: "did you mean" reads every name
+                f"Nowhere.{name}",  # the last part is there, the qualifier is not
+            ]
+            if spec.grammar == "php":
+                candidates.append(f"${name}")  # a property written with its sigil
             for text in candidates:
                 if text not in written:
                     written.add(text)
@@ -102,7 +101,7 @@ def test_name_first_resolves_as_the_full_listing(name: str, spec: LanguageSpec, 
     tree = parse(spec, data)
     definitions = list_definitions(spec, tree)
     checked = 0
-    for text in _targets(definitions):
+    for text in _targets(spec, definitions):
         try:
             target = parse_target(text, name)
         except PatchError:
