@@ -149,8 +149,11 @@ def _update(form: str, fp: FilePatch, document: Document, path: str, label: str,
     text = source.data.decode("utf-8")
     new_text, tiers = apply_hunks(text, fp.hunks, form=form, path=path, newline=source.newline)
     data = new_text.encode("utf-8")
-    # The tree the document already has, when it is of the language the check reads the path in.
+    # The tree the document already has, when it is of the language the check reads the path in. Only
+    # an error-free one: where recovery made ERROR nodes, the check counts them in a fresh parse, as before.
     old_tree = document.tree if source.exists and _same_language(document, path) else None
+    if old_tree is not None and old_tree.root_node.has_error:
+        old_tree = None
     tree = _check(path, source.data, data, label, old_tree)
     note = tiers_note(form, tiers) if any(t != UNCHANGED for t in tiers) else f"{form}: already in place"
     return FileResult(path, data, True, note_prefix + note, bom=source.bom, tree=_kept(document, path, tree))
