@@ -21,14 +21,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kopipasta.definitions import Definition, comment_block_start
+from kopipasta.definitions import Definition
 from kopipasta.errors import PayloadError
-from kopipasta.languages import LanguageSpec
 from kopipasta.render import render_lines
-from kopipasta.splice import file_unit, indentation_at, line_start
 
 if TYPE_CHECKING:
-    from tree_sitter import Tree
+    from kopipasta.document import Document
 
 
 def _same_header(payload_line: str, original_line: str) -> bool:
@@ -42,18 +40,17 @@ def _same_header(payload_line: str, original_line: str) -> bool:
     return bool(first) and first == original_line.split(None, 1)[:1] and payload_line.endswith((":", "{"))
 
 
-def _original_lines(data: bytes, tree: Tree, definition: Definition) -> list[str]:
-    comment = comment_block_start(tree, data, definition.outer_start)
-    top = line_start(data, comment if comment is not None else definition.outer_start)
+def _original_lines(document: Document, definition: Definition) -> list[str]:
+    data = document.data
+    comment = document.comment_block_start(definition.outer_start)
+    top = document.line_start(comment if comment is not None else definition.outer_start)
     end = data.find(b"\n", definition.end)
     text = data[top : len(data) if end < 0 else end].decode("utf-8", "replace")
     return [line.rstrip("\r") for line in text.split("\n")]
 
 
 def expand(
-    spec: LanguageSpec,
-    data: bytes,
-    tree: Tree,
+    document: Document,
     definition: Definition,
     payload: str,
     rows: list[int],
@@ -64,9 +61,9 @@ def expand(
 ) -> str:
     """The payload with each placeholder row replaced by the original lines it stands for."""
     rendered = render_lines(
-        spec, payload, base=indentation_at(data, definition.start), file_unit=file_unit(data, spec, tree)
+        document.spec, payload, base=document.indentation_at(definition.start), file_unit=document.unit
     )
-    original = _original_lines(data, tree, definition)
+    original = _original_lines(document, definition)
     keys = [line.strip() for line in original]
     code_rows = [r for r, line in enumerate(rendered) if line.strip() and r not in rows]
     first_code = code_rows[0] if code_rows else None

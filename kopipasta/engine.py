@@ -16,13 +16,14 @@ from pathlib import Path
 
 from kopipasta import journal, staleness
 from kopipasta.disk import faults, limits, lock, newlines
+from kopipasta.document import Document, open_document
 from kopipasta.errors import PatchError, ReplyError
 from kopipasta.intake import RESET_MARKER, read_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
-from kopipasta.operations import Document, apply_patch, open_document
+from kopipasta.operations import apply_patch
 from kopipasta.plan import plan
 from kopipasta.textpatch_syntax import TextPatch, read_text_patch
-from kopipasta.workspace import Source, load, normalise, resolve_real
+from kopipasta.workspace import load, normalise, resolve_real
 
 
 @dataclass
@@ -168,7 +169,7 @@ def _apply_block(
         before = state.document.source.data
         faults.hit("patch", patch.file)
         edit = apply_patch(patch, state.document)
-        state.document.update(edit.data, edit.tree)
+        state.document = state.document.after(edit.data, edit.tree)
         added, removed = _line_counts(before, edit.data)
         status = Status.UNCHANGED if edit.data == before and state.document.source.exists else Status.APPLIED
         state.blocks.append(block.index)
@@ -242,12 +243,12 @@ def _apply_text_block(
     touched: list[str] = []
     real_of: dict[str, str] = {}  # the block's normalised paths → their documents' keys
 
-    def current(path: str) -> Source:
+    def current(path: str) -> Document:
         real, state = _file_state(root, files, path, options.only, options.force)
         real_of[normalise(path)] = real
         if real not in touched:
             touched.append(real)
-        return state.document.source
+        return state.document
 
     # Text patches only: a reply of TARGET_NODE blocks does not pay for their modules.
     from kopipasta.text.files import apply_text_patch
@@ -277,12 +278,13 @@ def _apply_text_block(
         for path in filter(None, (result.moved_from, result.path)):
             state = files[real_of.get(path, path)]
             before, existed = state.document.source.data, state.document.source.exists
+            source = state.document.source
             if path == result.path:
-                state.document.update(result.data, None)
-                state.document.source = replace(state.document.source, exists=result.exists, bom=result.bom)
+                state.document = state.document.with_source(
+                    replace(source, data=result.data, exists=result.exists, bom=result.bom), result.tree
+                )
             else:
-                state.document.update(b"", None)
-                state.document.source = replace(state.document.source, exists=False)
+                state.document = state.document.with_source(replace(source, data=b"", exists=False))
             state.blocks.append(block.index)
         if result.moved_from is not None:
             source_key, target_key = real_of.get(result.moved_from, result.moved_from), real_of.get(result.path, result.path)

@@ -15,12 +15,12 @@ from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition
 from kopipasta.errors import PayloadError
 from kopipasta.imports import TextEdit, apply_edits
-from kopipasta.languages import LanguageSpec
 from kopipasta.render import render_lines
-from kopipasta.splice import file_unit, indentation_at, line_start
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
+
+    from kopipasta.document import Document
 
 
 def field_key(node: Node) -> str | None:
@@ -41,10 +41,7 @@ def _body(tree: Tree, container: Definition) -> Node | None:
 
 
 def apply_field_step(
-    spec: LanguageSpec,
-    data: bytes,
-    tree: Tree,
-    newline: str,
+    document: Document,
     container: Definition,
     key: str,
     text: str,
@@ -53,6 +50,8 @@ def apply_field_step(
     file: str,
     label: str,
 ) -> tuple[bytes, Tree]:
+    """The member `key` of `container` replaced by `text`, or `text` put after or before it; checked."""
+    spec, data, tree, newline = document.code_spec, document.data, document.tree, document.newline
     body = _body(tree, container)
     found = [c for c in (body.named_children if body is not None else []) if field_key(c) == key]
     if len(found) != 1:
@@ -61,7 +60,7 @@ def apply_field_step(
             f"send the complete {container.kind} with `TARGET_NODE: {container.kind} {container.qualified_name}`",
         )
     node = found[0]
-    top = line_start(data, node.start_byte)
+    top = document.line_start(node.start_byte)
     end = data.find(b"\n", node.end_byte)
     end = len(data) if end < 0 else end
     if end > 0 and data[end - 1 : end] == b"\r":
@@ -72,8 +71,8 @@ def apply_field_step(
             f"{label} in {file}: '{key}' shares its line with other code in {container.qualified_name}",
             f"send the complete {container.kind} with `TARGET_NODE: {container.kind} {container.qualified_name}`",
         )
-    indent = indentation_at(data, node.start_byte)
-    rendered = newline.join(render_lines(spec, text, base=indent, file_unit=file_unit(data, spec, tree)))
+    indent = document.indentation_at(node.start_byte)
+    rendered = newline.join(render_lines(spec, text, base=indent, file_unit=document.unit))
     line = rendered.encode("utf-8")
     eol = newline.encode("ascii")
     if action == "replace":

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta.check import Change
+from kopipasta.document import line_start
 from kopipasta.errors import PatchError, PayloadError
 from kopipasta.languages import LanguageSpec, parse
 from kopipasta.lazy_pattern import lazy_compile
-from kopipasta.splice import line_start
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from kopipasta import wholefile
 from kopipasta.check import check_syntax
-from kopipasta.definitions import Definition, comment_block_start, list_definitions
+from kopipasta.definitions import Definition
 from kopipasta.errors import PayloadError
 from kopipasta.imports import (
     TextEdit,
@@ -35,11 +35,12 @@ from kopipasta.languages import LanguageSpec
 from kopipasta.model import Operation
 from kopipasta.placement import CONTAINER_KINDS, check_landed, definitions_in
 from kopipasta.render import render_lines
-from kopipasta.resolve import parse_target, resolve
-from kopipasta.splice import file_unit, indentation_at, line_start
+from kopipasta.resolve import parse_target, resolve_in
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
+
+    from kopipasta.document import Document
 
 # Definitions whose body holds members, the only targets APPEND_TO takes.
 # Bodies whose members are not definitions (`email: string;`, `Red = "red",`): one per line by default.
@@ -102,28 +103,27 @@ def _comment_prefixes(spec: LanguageSpec) -> tuple[bytes, ...]:
     return tuple(opener.encode("utf-8") for opener in openers)
 
 
-def _span(spec: LanguageSpec, tree: Tree, data: bytes, start: int, end: int) -> _Span | None:
+def _span(document: Document, start: int, end: int) -> _Span | None:
     """The whole lines of what starts at `start` (its comment block taken in) and ends at `end`.
 
     None when it shares a line with other code: it cannot be added beside or
     taken out by lines.
     """
-    comment = comment_block_start(tree, data, start)
+    data = document.data
+    comment = document.comment_block_start(start)
     head = comment if comment is not None else start
-    top = line_start(data, head)
+    top = document.line_start(head)
     if data[top:head].strip():
         return None
     bottom = _end_of_lines(data, end)
     rest = data[end:bottom].strip().lstrip(b";,").strip()
-    if rest and not rest.startswith(_comment_prefixes(spec)):
+    if rest and not rest.startswith(_comment_prefixes(document.code_spec)):
         return None
-    return _Span(top, bottom, indentation_at(data, start))
+    return _Span(top, bottom, document.indentation_at(start))
 
 
-def _definition_span(
-    spec: LanguageSpec, tree: Tree, data: bytes, definition: Definition, label: str, file: str
-) -> _Span:
-    span = _span(spec, tree, data, definition.outer_start, definition.end)
+def _definition_span(document: Document, definition: Definition, label: str, file: str) -> _Span:
+    span = _span(document, definition.outer_start, definition.end)
     if span is None:
         raise PayloadError(
             f"{label} in {file}: {definition.qualified_name} shares its line with other code, "
@@ -201,19 +201,13 @@ def _payload_parts(
     return imports, code
 
 
-def _render(
-    spec: LanguageSpec, data: bytes, tree: Tree, code: str, indent: str, newline: str
-) -> str:
-    lines = render_lines(spec, code, base=indent, file_unit=file_unit(data, spec, tree))
-    return newline.join(lines)
+def _render(document: Document, code: str, indent: str) -> str:
+    lines = render_lines(document.spec, code, base=indent, file_unit=document.unit)
+    return document.newline.join(lines)
 
 
-def _unit(spec: LanguageSpec, data: bytes, tree: Tree, code: str) -> Unit:
-    return (
-        file_unit(data, spec, tree)
-        or detect_unit(code.split("\n"))
-        or Unit(spec.default_unit)
-    )
+def _unit(document: Document, code: str) -> Unit:
+    return document.unit or detect_unit(code.split("\n")) or Unit(document.code_spec.default_unit)
 
 
 def _ends_with_lines(data: bytes, end: int, text: bytes) -> bool:
@@ -227,21 +221,14 @@ def _ends_with_lines(data: bytes, end: int, text: bytes) -> bool:
 # --- INSERT_AFTER / INSERT_BEFORE -----------------------------------------------------
 
 
-def _siblings(
-    spec: LanguageSpec,
-    tree: Tree,
-    data: bytes,
-    definitions: list[Definition],
-    target: Definition,
-    span: _Span,
-) -> tuple[_Span | None, _Span | None]:
+def _siblings(document: Document, target: Definition, span: _Span) -> tuple[_Span | None, _Span | None]:
     """The spans of the sibling definitions just before and just after the target, if any."""
     before: _Span | None = None
     after: _Span | None = None
-    for other in definitions:
-        if other is target or other.container != target.container:
+    for other in document.definitions:
+        if other == target or other.container != target.container:
             continue
-        other_span = _span(spec, tree, data, other.outer_start, other.end)
+        other_span = _span(document, other.outer_start, other.end)
         if other_span is None or other_span.indent != span.indent:
             continue
         if other_span.top >= span.bottom and (after is None or other_span.top < after.top):
@@ -252,20 +239,11 @@ def _siblings(
 
 
 def _insert_beside(
-    spec: LanguageSpec,
-    tree: Tree,
-    data: bytes,
-    definitions: list[Definition],
-    target: Definition,
-    code: str,
-    newline: str,
-    *,
-    after: bool,
-    label: str,
-    file: str,
+    document: Document, target: Definition, code: str, *, after: bool, label: str, file: str
 ) -> _Insertion | None:
-    span = _definition_span(spec, tree, data, target, label, file)
-    previous, following = _siblings(spec, tree, data, definitions, target, span)
+    spec, data, newline = document.code_spec, document.data, document.newline
+    span = _definition_span(document, target, label, file)
+    previous, following = _siblings(document, target, span)
     pairs = [(span, following)] if following is not None else []
     if previous is not None:
         pairs.append((previous, span))
@@ -273,7 +251,7 @@ def _insert_beside(
     gap = _choose_gap(data, pairs, multiline)
     if gap is None:
         gap = _default_gap(spec, span.indent)
-    text = _render(spec, data, tree, code, span.indent, newline).encode("utf-8")
+    text = _render(document, code, span.indent).encode("utf-8")
     eol = newline.encode("ascii")
     if after:
         # Already there: the first lines after the target (blank lines skipped) are the payload.
@@ -304,8 +282,8 @@ def _insert_beside(
         )
     # INSERT_BEFORE: the last lines before the target (blank lines skipped) are the payload already?
     cursor = span.top
-    while cursor > 0 and _is_blank(data[line_start(data, cursor - 1) : cursor]):
-        cursor = line_start(data, cursor - 1)
+    while cursor > 0 and _is_blank(data[document.line_start(cursor - 1) : cursor]):
+        cursor = document.line_start(cursor - 1)
     if cursor > 0 and _ends_with_lines(data, cursor, text + eol):
         return None
     inserted = text + eol + eol * gap
@@ -365,19 +343,10 @@ def _is_placeholder_body(node: Node) -> bool:
     return node.type in ("pass_statement", "expression_statement") and text in _PLACEHOLDER_BODIES
 
 
-def _append_to(
-    spec: LanguageSpec,
-    tree: Tree,
-    data: bytes,
-    container: Definition,
-    code: str,
-    newline: str,
-    *,
-    label: str,
-    file: str,
-) -> _Insertion | None:
+def _append_to(document: Document, container: Definition, code: str, *, label: str, file: str) -> _Insertion | None:
+    spec, data, newline = document.code_spec, document.data, document.newline
     scope = (*container.scope, container.name)
-    node = _container_node(spec, tree, container)
+    node = _container_node(spec, document.tree, container)
     body = _body(spec, node) if node is not None else None
     if container.kind not in CONTAINER_KINDS or node is None or body is None:
         raise PayloadError(
@@ -386,7 +355,7 @@ def _append_to(
             f"{container.kind} {container.qualified_name}",
         )
     eol = newline.encode("ascii")
-    container_indent = indentation_at(data, container.start)
+    container_indent = document.indentation_at(container.start)
     # A Java enum's members after its constants stand in a body of their own.
     nested = next((c for c in body.named_children if c.type in spec.nested_body_types), None)
     if nested is not None and nested.named_child_count:
@@ -394,8 +363,8 @@ def _append_to(
     members = _members(spec, body)
     if not members:
         # An empty TS body: `{}` opens onto lines of its own, `{` … `}` gets the member before `}`.
-        indent = container_indent + _unit(spec, data, tree, code).text
-        text = _render(spec, data, tree, code, indent, newline).encode("utf-8")
+        indent = container_indent + _unit(document, code).text
+        text = _render(document, code, indent).encode("utf-8")
         close = body.children[-1] if body.children else None
         if close is None or close.type != "}":
             raise PayloadError(
@@ -410,7 +379,7 @@ def _append_to(
                 len(text),
                 scope,
             )
-        line = line_start(data, close.start_byte)
+        line = document.line_start(close.start_byte)
         return _Insertion((TextEdit(line, line, text + eol),), line, len(text), scope)
     opener = body.prev_sibling
     # Braces may follow a keyword (Go's `interface {`); a Java enum's nested body has none but is delimited.
@@ -425,7 +394,7 @@ def _append_to(
             f"{label} in {file}: {container.qualified_name} is written on one line, so members cannot be added by lines",
             f"replace it with TARGET_NODE: {container.kind} {container.qualified_name}",
         )
-    spans = [_span(spec, tree, data, start, member.end_byte) for member, start in members]
+    spans = [_span(document, start, member.end_byte) for member, start in members]
     last = spans[-1]
     if last is None:
         raise PayloadError(
@@ -433,7 +402,7 @@ def _append_to(
             f"replace it with TARGET_NODE: {container.kind} {container.qualified_name}",
         )
     indent = next((s.indent for s in reversed(spans) if s is not None), container_indent)
-    text = _render(spec, data, tree, code, indent, newline).encode("utf-8")
+    text = _render(document, code, indent).encode("utf-8")
 
     comma: list[TextEdit] = []
     if body.type in spec.comma_body_types:
@@ -457,7 +426,7 @@ def _append_to(
             # (its line only: a comment above it stays).
             ending = eol if data[last.bottom - 1 : last.bottom] == b"\n" else b""
             placeholder = (statements[0].text or b"").decode("utf-8")
-            line = line_start(data, statements[0].start_byte)
+            line = document.line_start(statements[0].start_byte)
             return _Insertion(
                 (TextEdit(line, last.bottom, text + ending),),
                 line,
@@ -494,15 +463,9 @@ def _append_to(
     )
 
 
-def _append_to_file(
-    spec: LanguageSpec,
-    tree: Tree,
-    data: bytes,
-    definitions: list[Definition],
-    code: str,
-    newline: str,
-) -> _Insertion | None:
-    text = _render(spec, data, tree, code, "", newline).encode("utf-8")
+def _append_to_file(document: Document, code: str) -> _Insertion | None:
+    spec, data, newline = document.code_spec, document.data, document.newline
+    text = _render(document, code, "").encode("utf-8")
     eol = newline.encode("ascii")
     content_end = len(data.rstrip())
     if content_end == 0:
@@ -511,21 +474,21 @@ def _append_to_file(
         return None
     spans = [
         s
-        for d in definitions
+        for d in document.definitions
         if not d.container
-        and (s := _span(spec, tree, data, d.outer_start, d.end)) is not None
+        and (s := _span(document, d.outer_start, d.end)) is not None
         and not s.indent
     ]
     pairs = list(reversed(list(zip(spans, spans[1:], strict=False))))
     gap = _choose_gap(data, pairs, "\n" in code)
     if gap is None:
         gap = _default_gap(spec, "")
-    closing = _closing_statement(spec, tree, data)
+    closing = _closing_statement(document)
     if closing is not None:
         # Lua's `return M` ends the module: the new definitions go above it.
         cursor = closing
-        while cursor > 0 and _is_blank(data[line_start(data, cursor - 1) : cursor]):
-            cursor = line_start(data, cursor - 1)
+        while cursor > 0 and _is_blank(data[document.line_start(cursor - 1) : cursor]):
+            cursor = document.line_start(cursor - 1)
         if cursor > 0 and _ends_with_lines(data, cursor, text + eol):
             return None
         return _Insertion(
@@ -540,10 +503,11 @@ def _append_to_file(
     )
 
 
-def _closing_statement(spec: LanguageSpec, tree: Tree, data: bytes) -> int | None:
+def _closing_statement(document: Document) -> int | None:
     """Where the file's closing statements start (`return M`, `main "$@"`), if it ends with some."""
+    spec = document.code_spec
     first = None
-    for child in reversed(tree.root_node.named_children):
+    for child in reversed(document.tree.root_node.named_children):
         if child.type in spec.comment_types:
             continue
         if child.type not in spec.closing_statements:
@@ -551,52 +515,29 @@ def _closing_statement(spec: LanguageSpec, tree: Tree, data: bytes) -> int | Non
         first = child
     if first is None:
         return None
-    comment = comment_block_start(tree, data, first.start_byte)
-    return line_start(data, comment if comment is not None else first.start_byte)
+    comment = document.comment_block_start(first.start_byte)
+    return document.line_start(comment if comment is not None else first.start_byte)
 
 
 # --- the operations -------------------------------------------------------------------
 
 
-def insert(
-    spec: LanguageSpec,
-    operation: Operation,
-    target_text: str,
-    payload: str,
-    *,
-    file: str,
-    data: bytes,
-    tree: Tree,
-    newline: str,
-) -> Result:
-    """INSERT_AFTER, INSERT_BEFORE or APPEND_TO on the file's data (PROTOCOL.md §4a)."""
+def insert(document: Document, operation: Operation, target_text: str, payload: str, *, file: str) -> Result:
+    """INSERT_AFTER, INSERT_BEFORE or APPEND_TO on the document (PROTOCOL.md §4a)."""
+    spec, data, tree, newline = document.code_spec, document.data, document.tree, document.newline
     label = _label(operation, target_text)
     imports, code = _payload_parts(spec, label, file, payload)
-    definitions = list_definitions(spec, tree)
     if operation is Operation.APPEND_TO and target_text.strip().lower() == APPEND_TO_FILE:
-        insertion = _append_to_file(spec, tree, data, definitions, code, newline)
+        insertion = _append_to_file(document, code)
     else:
         target = parse_target(target_text, file)
         label = _label(operation, str(target))
-        definition = resolve(target, definitions, file)
+        definition = resolve_in(target, document, file)
         if operation is Operation.APPEND_TO:
-            insertion = _append_to(
-                spec, tree, data, definition, code, newline, label=label, file=file
-            )
+            insertion = _append_to(document, definition, code, label=label, file=file)
         else:
             after = operation is Operation.INSERT_AFTER
-            insertion = _insert_beside(
-                spec,
-                tree,
-                data,
-                definitions,
-                definition,
-                code,
-                newline,
-                after=after,
-                label=label,
-                file=file,
-            )
+            insertion = _insert_beside(document, definition, code, after=after, label=label, file=file)
     merged = plan_imports(spec, data, tree, imports, newline) if imports else None
     import_edits = list(merged.edits) if merged else []
     edits = [
@@ -628,23 +569,23 @@ def insert(
 
 
 
-def delete(spec: LanguageSpec, target_text: str, *, file: str, data: bytes, tree: Tree) -> Result:
+def delete(document: Document, target_text: str, *, file: str) -> Result:
     """DELETE_NODE: the target's lines go, with its comment block and the blank lines left doubled."""
+    spec, data, tree = document.code_spec, document.data, document.tree
     target = parse_target(target_text, file)
     label = _label(Operation.DELETE_NODE, str(target))
-    definitions = list_definitions(spec, tree)
-    definition = resolve(target, definitions, file)
-    span = _definition_span(spec, tree, data, definition, label, file)
+    definition = resolve_in(target, document, file)
+    span = _definition_span(document, definition, label, file)
     if spec.grammar == "python":
-        _check_body_kept(tree, definitions, definition, span, label, file)
+        _check_body_kept(document, definition, span, label, file)
     # The blank lines above and below the target.
     above = span.top
-    while above > 0 and _is_blank(data[line_start(data, above - 1) : above]):
-        above = line_start(data, above - 1)
+    while above > 0 and _is_blank(data[document.line_start(above - 1) : above]):
+        above = document.line_start(above - 1)
     below = span.bottom
     while below < len(data) and _is_blank(data[below : _next_line(data, below)]):
         below = _next_line(data, below)
-    previous_line = data[line_start(data, above - 1) : above] if above > 0 else b""
+    previous_line = data[document.line_start(above - 1) : above] if above > 0 else b""
     previous_indent = len(previous_line) - len(previous_line.lstrip(b" \t"))
     if above == 0 or previous_indent < len(span.indent):
         # First in its body (or file): the blank lines above stay, those below go with it.
@@ -662,16 +603,9 @@ def delete(spec: LanguageSpec, target_text: str, *, file: str, data: bytes, tree
     return Result(new_data, new_tree)
 
 
-def _check_body_kept(
-    tree: Tree,
-    definitions: list[Definition],
-    definition: Definition,
-    span: _Span,
-    label: str,
-    file: str,
-) -> None:
+def _check_body_kept(document: Document, definition: Definition, span: _Span, label: str, file: str) -> None:
     """A Python block cannot be empty: deleting its only statement fails instead of inventing `pass`."""
-    node = tree.root_node.descendant_for_byte_range(definition.start, definition.end)
+    node = document.tree.root_node.descendant_for_byte_range(definition.start, definition.end)
     while (
         node is not None and node.parent is not None and node.parent.type not in ("block", "module")
     ):
@@ -688,7 +622,7 @@ def _check_body_kept(
     owner = next(
         (
             d
-            for d in definitions
+            for d in document.definitions
             if d.qualified_name == ".".join(definition.scope)
             and d.start <= definition.start < d.end
         ),

@@ -24,6 +24,8 @@ from kopipasta.render import payload_tree, wrapped_tree
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
+    from kopipasta.document import Document
+
 _FUNCTION_KINDS = frozenset({"function", "method"})
 # Definitions whose body holds members, merged member by member when elided.
 CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait"})
@@ -114,8 +116,9 @@ def read_payload(spec: LanguageSpec, payload: str, original: bytes | None = None
     return Parsed(spec, data, tree, offset, definitions, rows)
 
 
-def read_file(spec: LanguageSpec, data: bytes, tree: Tree) -> Parsed:
-    return Parsed(spec, data, tree, 0, list_definitions(spec, tree), {})
+def read_file(document: Document) -> Parsed:
+    """The file read for its members, with the document's own definitions."""
+    return Parsed(document.code_spec, document.data, document.tree, 0, document.definitions, {})
 
 
 def _wrapper_name(spec: LanguageSpec, data: bytes) -> str | None:

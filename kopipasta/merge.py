@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta.check import check_syntax
-from kopipasta.definitions import Definition, list_definitions
+from kopipasta.definitions import Definition
 from kopipasta.errors import AmbiguousTarget, TargetNotFound
 from kopipasta.imports import apply_edits, plan_imports
-from kopipasta.languages import LanguageSpec
 from kopipasta.members import (
     CONTAINER_KINDS,
     Member,
@@ -44,6 +43,7 @@ from kopipasta.resolve import Target, resolve_with_payload
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
+    from kopipasta.document import Document
     from kopipasta.mergeplan import Plan
 
 # The planning and stepping modules (mergeplan, insert, anchors, fields) are imported where a
@@ -314,49 +314,47 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
 # --- carrying out ---------------------------------------------------------------------
 
 
-def _run(plan: Plan, data: bytes, tree: Tree, newline: str) -> Merged:
+def _run(plan: Plan, document: Document) -> Merged:
+    """The plan's steps carried out one by one, each on the document the steps before left."""
     from kopipasta import anchors, fields, insert
     from kopipasta.mergeplan import find_ref
 
     spec, file = plan.spec, plan.file
-    merged = Merged(data, tree)
+    merged = Merged(document.data, document.tree)
     if plan.imports:
-        imports = plan_imports(spec, data, tree, plan.imports, newline)
+        data, tree = document.data, document.tree
+        imports = plan_imports(spec, data, tree, plan.imports, document.newline)
         new_data, change = apply_edits(data, list(imports.edits))
         if new_data != data:
-            tree = check_syntax(spec, file, plan.label, data, tree, new_data, change)
-            data = new_data
+            document = document.after(new_data, check_syntax(spec, file, plan.label, data, tree, new_data, change))
         merged.import_note = imports.note
     for step in plan.steps:
-        definitions = list_definitions(spec, tree)
+        data = document.data
         if step.action in ("replace", "anchored"):
             assert step.ref is not None
-            target = find_ref(definitions, step.ref, file)
+            target = find_ref(document.definitions, step.ref, file)
             text = step.text
             if step.action == "anchored":
                 rows = [int(r) for r in step.names[1:]]
-                text = anchors.expand(
-                    spec, data, tree, target, text, rows, file=file, label=plan.label, first_row=step.first_row
-                )
-            result = replace_node(spec, data, tree, newline, target, text, file=file, label=plan.label)
+                text = anchors.expand(document, target, text, rows, file=file, label=plan.label, first_row=step.first_row)
+            result = replace_node(document, target, text, file=file, label=plan.label)
             if result.data != data:
                 merged.replaced.append(step.names[0])
-            data, tree = result.data, result.tree
+            document = document.after(result.data, result.tree)
             continue
         if step.action.startswith("field_"):
             assert step.ref is not None
-            container = find_ref(definitions, step.ref, file)
+            container = find_ref(document.definitions, step.ref, file)
             new_data, tree = fields.apply_field_step(
-                spec, data, tree, newline, container, step.key, step.text, step.action.removeprefix("field_"),
-                file=file, label=plan.label,
+                document, container, step.key, step.text, step.action.removeprefix("field_"), file=file, label=plan.label
             )
+            document = document.after(new_data, tree)
             if new_data != data:
                 name = f"{step.ref.qualified}.{', '.join(step.names)}"
                 if step.action == "field_replace":
                     merged.replaced.append(name)
                 else:
                     merged.added.append(f"{name} ({step.action.removeprefix('field_')} {step.ref.qualified}.{step.key})")
-            data = new_data
             continue
         operation = {
             "after": Operation.INSERT_AFTER,
@@ -365,27 +363,24 @@ def _run(plan: Plan, data: bytes, tree: Tree, newline: str) -> Merged:
             "append_file": Operation.APPEND_TO,
         }[step.action]
         target_text = insert.APPEND_TO_FILE if step.ref is None else step.ref.target
-        result_insert = insert.insert(
-            spec, operation, target_text, step.text, file=file, data=data, tree=tree, newline=newline
-        )
+        result_insert = insert.insert(document, operation, target_text, step.text, file=file)
         if result_insert.data != data:
             where = {"after": "after", "before": "before", "append": "at the end of", "append_file": "at the end of"}[step.action]
             anchor = "the file" if step.ref is None else step.ref.qualified
             merged.added.append(f"{', '.join(step.names)} ({where} {anchor})")
-        data, tree = result_insert.data, result_insert.tree
-    merged.data, merged.tree = data, tree
+        document = document.after(result_insert.data, result_insert.tree)
+    merged.data, merged.tree = document.data, document.tree
     return merged
 
 
 # --- entry points ---------------------------------------------------------------------
 
 
-def merge_file_block(
-    spec: LanguageSpec, data: bytes, tree: Tree, newline: str, payload: str, *, file: str, elided: bool
-) -> Merged:
+def merge_file_block(document: Document, payload: str, *, file: str, elided: bool) -> Merged:
     """A file block that is a fragment (or, `elided`, the file with placeholders) merged into the file."""
     from kopipasta.mergeplan import Plan
 
+    spec, data = document.code_spec, document.data
     label = "Elided file block" if elided else "Fragment"
     hint = (
         "send the complete file, or TARGET_NODE blocks for the definitions that change"
@@ -393,38 +388,29 @@ def merge_file_block(
         else "add `TARGET_NODE: <name>` for one definition, or send the complete file"
     )
     plan = Plan(
-        spec, file, label, hint, payload.split("\n"), read_payload(spec, payload, data), read_file(spec, data, tree), elided, None
+        spec, file, label, hint, payload.split("\n"), read_payload(spec, payload, data), read_file(document), elided, None
     )
     _check_parses(plan)
     _plan_container(plan, None, None)
-    merged = _run(plan, data, tree, newline)
+    merged = _run(plan, document)
     merged.reading = "merged elision" if elided else "inferred fragment"
     return merged
 
 
-def merge_targeted(
-    spec: LanguageSpec,
-    data: bytes,
-    tree: Tree,
-    newline: str,
-    payload: str,
-    target: Definition,
-    *,
-    file: str,
-    label: str,
-) -> Merged | None:
+def merge_targeted(document: Document, payload: str, target: Definition, *, file: str, label: str) -> Merged | None:
     """A TARGET_NODE payload that elides, or restates more than its target; None: a plain replacement.
 
     Plain means: one definition (with new ones beside it, none the file has)
     and no placeholder. Otherwise the payload is read as §6 reads a file
     block, its target replaced as the directive says.
     """
-    original_span = data[target.outer_start : target.end]
+    spec = document.code_spec
+    original_span = document.data[target.outer_start : target.end]
     parsed = read_payload(spec, payload, original_span)
     top = [d for d in structural(parsed.definitions) if not d.container]
     if not parsed.placeholders and all(d.name == target.name for d in top):
         return None  # the common case, told without listing the whole file's definitions
-    originals = structural(list_definitions(spec, tree))
+    originals = structural(document.definitions)
     # With the target at its own top level, the payload stands where the target does: only the
     # target's siblings can be restated. Without it, the payload is a larger piece (the whole
     # file, the class around the target): any definition of the file can be.
@@ -449,7 +435,7 @@ def merge_targeted(
         f"send only the {target.kind} itself, complete, or one block per definition",
         payload.split("\n"),
         parsed,
-        read_file(spec, data, tree),
+        read_file(document),
         bool(parsed.placeholders),
         target,
     )
@@ -480,7 +466,7 @@ def merge_targeted(
                 None,
             )
         _plan_container(plan, container, None)
-    merged = _run(plan, data, tree, newline)
+    merged = _run(plan, document)
     merged.reading = "merged elision" if parsed.placeholders else "read by definition"
     return merged
 

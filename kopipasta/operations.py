@@ -11,43 +11,21 @@ uses (issue 9).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta import merge
-from kopipasta.definitions import list_definitions
+from kopipasta.document import Document
 from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
-from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, parse
+from kopipasta.languages import LANGUAGES, LanguageSpec, parse
 from kopipasta.members import placeholder_rows, read_payload, structural
 from kopipasta.model import Operation, Patch
 from kopipasta.replace import replace_node
-from kopipasta.resolve import parse_target, resolve_with_payload
+from kopipasta.resolve import parse_target, resolve_with_payload_in
 from kopipasta.workspace import Source, load
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
-
-
-@dataclass
-class Document:
-    """A file being patched, with its parse tree kept while the data does not change."""
-
-    source: Source
-    spec: LanguageSpec | None
-    _tree: Tree | None = field(default=None, repr=False)
-    root: Path | None = None  # the project root, for "did you mean" when a path does not exist
-
-    @property
-    def tree(self) -> Tree:
-        assert self.spec is not None
-        if self._tree is None:
-            self._tree = parse(self.spec, self.source.data)
-        return self._tree
-
-    def update(self, data: bytes, tree: Tree | None) -> None:
-        self.source = self.source.with_data(data)
-        self._tree = tree
 
 
 @dataclass(frozen=True)
@@ -56,10 +34,6 @@ class Edit:
     tree: Tree | None  # the new data's tree, when the check parsed it
     note: str = ""  # said in the report beside `applied` (a rename, a created file)
     reading: str = ""  # how a block without a target was read: whole file, inferred fragment, merged elision
-
-
-def open_document(source: Source, root: Path | None = None) -> Document:
-    return Document(source, language_for_path(source.path), root=root)
 
 
 def apply_patch(patch: Patch, document: Document) -> Edit:
@@ -120,20 +94,15 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     spec = _code_document(patch, document)
     assert patch.target is not None
     target = parse_target(patch.target, patch.file)
-    data = document.source.data
-    tree = document.tree
-    definition, picked_note = resolve_with_payload(
-        target, list_definitions(spec, tree), patch.file, data, patch.payload, overloads=spec.has_overloads
+    definition, picked_note = resolve_with_payload_in(
+        target, document, patch.file, patch.payload, overloads=spec.has_overloads
     )
-    newline = document.source.newline
     # A payload that elides, or restates more than its target, is merged as §6 reads a file block.
-    merged = merge.merge_targeted(
-        spec, data, tree, newline, patch.payload, definition, file=patch.file, label=str(target)
-    )
+    merged = merge.merge_targeted(document, patch.payload, definition, file=patch.file, label=str(target))
     if merged is not None:
         note = "; ".join(n for n in (picked_note, merged.note()) if n)
         return Edit(merged.data, merged.tree, note, merged.reading)
-    result = replace_node(spec, data, tree, newline, definition, patch.payload, file=patch.file, label=str(target))
+    result = replace_node(document, definition, patch.payload, file=patch.file, label=str(target))
     note = "; ".join(n for n in (picked_note, result.note) if n)
     return Edit(result.data, result.tree, note)
 
@@ -142,22 +111,12 @@ def _add_or_delete(patch: Patch, document: Document) -> Edit:
     """INSERT_AFTER, INSERT_BEFORE, APPEND_TO and DELETE_NODE (PROTOCOL.md §4a), in insert.py."""
     from kopipasta import insert
 
-    spec = _code_document(patch, document)
+    _code_document(patch, document)
     assert patch.target is not None
-    source = document.source
     if patch.operation is Operation.DELETE_NODE:
-        result = insert.delete(spec, patch.target, file=patch.file, data=source.data, tree=document.tree)
+        result = insert.delete(document, patch.target, file=patch.file)
     else:
-        result = insert.insert(
-            spec,
-            patch.operation,
-            patch.target,
-            patch.payload,
-            file=patch.file,
-            data=source.data,
-            tree=document.tree,
-            newline=source.newline,
-        )
+        result = insert.insert(document, patch.operation, patch.target, patch.payload, file=patch.file)
     return Edit(result.data, result.tree, result.note)
 
 
@@ -202,16 +161,10 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
             embedded.check_whole_component(spec, patch.file, source.data, patch.payload)
         else:
             # A fragment or an elided payload is merged by definition, never written over the file (§6).
-            read = reading.read_code_block(spec, source.data, document.tree, patch.payload)
+            read = reading.read_code_block(document, patch.payload)
             if read.kind != reading.WHOLE:
                 merged = merge.merge_file_block(
-                    spec,
-                    source.data,
-                    document.tree,
-                    source.newline,
-                    patch.payload,
-                    file=patch.file,
-                    elided=read.kind == reading.ELIDED,
+                    document, patch.payload, file=patch.file, elided=read.kind == reading.ELIDED
                 )
                 return Edit(merged.data, merged.tree, merged.note(), merged.reading)
             dropped = read.dropped
@@ -220,7 +173,8 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
     tree = None
     if spec is not None and data != source.data:
         old_data = source.data if source.exists else b""
-        tree = check_syntax(spec, patch.file, "the whole file", old_data, parse(spec, old_data), data)
+        old_tree = document.tree if source.exists else parse(spec, old_data)  # the tree already parsed, if any
+        tree = check_syntax(spec, patch.file, "the whole file", old_data, old_tree, data)
         if spec.embedding is not None:
             embedded.check_scripts(spec, patch.file, old_data, data)  # the <script> too
     note = "" if source.exists else "created"
@@ -239,9 +193,7 @@ def _embedded_fragment(patch: Patch, document: Document) -> Edit:
     def run(view: Source, spec: LanguageSpec) -> tuple[bytes, str]:
         nonlocal reading_kind
         elided = bool(placeholder_rows(spec, patch.payload, view.data))
-        merged = merge.merge_file_block(
-            spec, view.data, parse(spec, view.data), view.newline, patch.payload, file=patch.file, elided=elided
-        )
+        merged = merge.merge_file_block(Document(view, spec), patch.payload, file=patch.file, elided=elided)
         reading_kind = merged.reading
         return merged.data, merged.note()
 
@@ -299,9 +251,9 @@ def _part_of(spec: LanguageSpec | None, other: Source, payload: str) -> bool:
     if spec is None:
         verdict = reading.opaque_whole(other.path, other.data.decode("utf-8", "replace"), payload)
         return not verdict.whole and "restates 0 " not in verdict.detail and "restates" in verdict.detail
-    tree = parse(spec, other.data)
-    read = reading.read_code_block(spec, other.data, tree, payload)
+    document = Document(other, spec)
+    read = reading.read_code_block(document, payload)
     if read.kind == reading.WHOLE:
         return False
-    theirs = {d.name for d in structural(list_definitions(spec, tree))}
+    theirs = {d.name for d in structural(document.definitions)}
     return any(d.name in theirs for d in structural(read_payload(spec, payload).definitions))

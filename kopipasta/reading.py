@@ -37,7 +37,6 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from kopipasta.definitions import Definition
-from kopipasta.languages import LanguageSpec
 from kopipasta.members import (
     CONTAINER_KINDS,
     Parsed,
@@ -49,7 +48,7 @@ from kopipasta.members import (
 )
 
 if TYPE_CHECKING:
-    from tree_sitter import Tree
+    from kopipasta.document import Document
 
 WHOLE = "whole"
 FRAGMENT = "fragment"
@@ -62,12 +61,13 @@ class Reading:
     dropped: tuple[str, ...] = ()  # a whole file: the file's definitions it leaves out
 
 
-def read_code_block(spec: LanguageSpec, data: bytes, tree: Tree, payload: str) -> Reading:
+def read_code_block(document: Document, payload: str) -> Reading:
+    spec, data = document.code_spec, document.data
     if placeholder_rows(spec, payload, data):
         return Reading(ELIDED)
     if not data.strip():
         return Reading(WHOLE)
-    original = read_file(spec, data, tree)
+    original = read_file(document)
     file_definitions = structural(original.definitions)
     top = [d for d in file_definitions if not d.container]  # where it stands: a Go method is top-level
     if not top:

@@ -20,12 +20,13 @@ from kopipasta.imports import (
     refuse_unmerged_imports,
     split_imports,
 )
-from kopipasta.languages import LanguageSpec
 from kopipasta.placement import check_landed, definitions_in
 from kopipasta.splice import replace_definition
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
+
+    from kopipasta.document import Document
 
 
 @dataclass(frozen=True)
@@ -35,18 +36,9 @@ class Replaced:
     note: str = ""
 
 
-def replace_node(
-    spec: LanguageSpec,
-    data: bytes,
-    tree: Tree,
-    newline: str,
-    definition: Definition,
-    payload: str,
-    *,
-    file: str,
-    label: str,
-) -> Replaced:
+def replace_node(document: Document, definition: Definition, payload: str, *, file: str, label: str) -> Replaced:
     """`definition` replaced by `payload`, its leading imports merged into the file's; checked."""
+    spec, data, tree, newline = document.code_spec, document.data, document.tree, document.newline
     refuse_unmerged_imports(spec, payload, f"TARGET_NODE {label}", file)  # PHP `use`: not spliced in
     imports, code = split_imports(spec, payload)
     if imports and not code.strip():
@@ -54,7 +46,7 @@ def replace_node(
             f"TARGET_NODE {label} in {file} holds only import lines: there is no definition to replace",
             "send the definition below the imports it needs",
         )
-    splice = replace_definition(spec, tree, data, definition, code, newline)
+    splice = replace_definition(document, definition, code)
     merged = plan_imports(spec, data, tree, imports, newline) if imports else None
     import_edits = merged.edits if merged else ()
     replaced = TextEdit(splice.start, splice.old_end, splice.data[splice.start : splice.new_end])

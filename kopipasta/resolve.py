@@ -8,11 +8,16 @@ PROTOCOL.md §4: names match from the inside out (`Inner.method` finds
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from kopipasta.definitions import Definition
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
 from kopipasta.lazy_pattern import lazy_compile
+
+if TYPE_CHECKING:
+    from kopipasta.document import Document
 
 KINDS = (
     "function",
@@ -176,14 +181,38 @@ def _qualified_parts(definition: Definition) -> tuple[str, ...]:
 
 def resolve(target: Target, definitions: list[Definition], file: str) -> Definition:
     """Exactly one definition for the target, or TargetNotFound / AmbiguousTarget."""
-    fitting = [d for d in definitions if target.kind is None or d.fits(target.kind)]
+    return _resolve(target, definitions, lambda: definitions, file)
+
+
+def resolve_in(target: Target, document: Document, file: str) -> Definition:
+    """`resolve` against the document's definitions, listing them all only when the answer needs it.
+
+    The definitions the target's last name part can mean (`document.ending_in`)
+    decide the answer; the full listing is asked only for a name that is not
+    there ("did you mean"), or to read names relative to namespaces when
+    several qualified names fit. The definition chosen, or the error and its
+    text, are those `resolve` gives over the full listing.
+    """
+    return _resolve(target, document.ending_in(target.parts[-1]), lambda: document.definitions, file)
+
+
+def _resolve(
+    target: Target, candidates: list[Definition], everything: Callable[[], list[Definition]], file: str
+) -> Definition:
+    """`resolve` over `candidates`: every definition whose last name part is the target's, in file order.
+
+    `everything()` is the full listing, asked only where `resolve` looks beyond the candidates.
+    """
+    fitting = [d for d in candidates if target.kind is None or d.fits(target.kind)]
     named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
-    if not named and target.parts[-1].startswith("$") and len(target.parts[-1]) > 1:
-        # A PHP property is written with its sigil (`Post::$fillable`); it is named without.
-        bare = Target(target.kind, (*target.parts[:-1], target.parts[-1][1:]), target.ordinal)
-        if any(_qualified_parts(d)[-len(bare.parts) :] == bare.parts for d in fitting):
-            return resolve(bare, definitions, file)
     if not named:
+        definitions = everything()
+        if target.parts[-1].startswith("$") and len(target.parts[-1]) > 1:
+            # A PHP property is written with its sigil (`Post::$fillable`); it is named without.
+            bare = Target(target.kind, (*target.parts[:-1], target.parts[-1][1:]), target.ordinal)
+            every_fitting = [d for d in definitions if target.kind is None or d.fits(target.kind)]
+            if any(_qualified_parts(d)[-len(bare.parts) :] == bare.parts for d in every_fitting):
+                return resolve(bare, definitions, file)
         raise _not_found(target, definitions, file)
     # A kind written fits its own kind first: `class UserService` is the class, not the Scala
     # companion `object UserService` that also fits `class`.
@@ -193,13 +222,14 @@ def resolve(target: Target, definitions: list[Definition], file: str) -> Definit
     exact = [d for d in named if _qualified_parts(d) == target.parts]
     if exact:
         return _pick_ordinal(target, exact, file)
+    if len({d.qualified_name for d in named}) == 1:
+        # One qualified name: read relative to namespaces it is all of them or none, so the same pick.
+        return _pick_ordinal(target, named, file)
     # Namespaces and modules around everything (C# `namespace Shop.Api`) need not be written.
-    within = _module_parts(definitions)
+    within = _module_parts(everything())
     exact = [d for d in named if _relative_parts(d, within) == target.parts]
     if exact and len({d.qualified_name for d in exact}) == 1:
         return _pick_ordinal(target, exact, file)
-    if len({d.qualified_name for d in named}) == 1:
-        return _pick_ordinal(target, named, file)
     raise _ambiguous(target, named, file)
 
 
@@ -214,10 +244,33 @@ def resolve_with_payload(
     name alone sufficed). Candidates with different qualified names stay
     ambiguous: qualifying the name is the user's call, not the payload's.
     """
+    return _with_payload(target, definitions, lambda: definitions, file, data, payload, overloads=overloads)
+
+
+def resolve_with_payload_in(
+    target: Target, document: Document, file: str, payload: str, *, overloads: bool = False
+) -> tuple[Definition, str]:
+    """`resolve_with_payload` against the document's definitions, as `resolve_in` asks them."""
+    candidates = document.ending_in(target.parts[-1])
+    return _with_payload(
+        target, candidates, lambda: document.definitions, file, document.data, payload, overloads=overloads
+    )
+
+
+def _with_payload(
+    target: Target,
+    candidates: list[Definition],
+    everything: Callable[[], list[Definition]],
+    file: str,
+    data: bytes,
+    payload: str,
+    *,
+    overloads: bool,
+) -> tuple[Definition, str]:
     try:
-        return resolve(target, definitions, file), ""
+        return _resolve(target, candidates, everything, file), ""
     except AmbiguousTarget as error:
-        fitting = [d for d in definitions if target.kind is None or d.fits(target.kind)]
+        fitting = [d for d in candidates if target.kind is None or d.fits(target.kind)]
         named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
         exact = [d for d in named if _qualified_parts(d) == target.parts]
         candidates = exact or named

@@ -11,14 +11,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta.definitions import Definition, comment_block_start, list_definitions, overload_names
-from kopipasta.indent import UNIT_SAMPLE_LINES, Unit, detect_unit
+from kopipasta.definitions import Definition, list_definitions, overload_names
 from kopipasta.languages import LanguageSpec
 from kopipasta.lazy_pattern import lazy_compile
-from kopipasta.render import payload_tree, render_lines, value_rows
+from kopipasta.render import payload_tree, render_lines
 
 if TYPE_CHECKING:
-    from tree_sitter import Tree
+    from kopipasta.document import Document
 
 # A payload's first code line that restates the wrapper: a decorator or annotation, or an export
 # (LanguageSpec.decorator_line and export_line say how each language writes them).
@@ -33,32 +32,6 @@ class Splice:
     start: int  # byte where the changed region starts (same in old and new)
     old_end: int
     new_end: int
-
-
-def line_start(data: bytes, offset: int) -> int:
-    return data.rfind(b"\n", 0, offset) + 1
-
-
-def indentation_at(data: bytes, offset: int) -> str:
-    """The leading whitespace of the line holding `offset`."""
-    start = line_start(data, offset)
-    line = data[start:offset]
-    return line[: len(line) - len(line.lstrip(b" \t"))].decode("ascii")
-
-
-def file_unit(data: bytes, spec: LanguageSpec | None = None, tree: Tree | None = None) -> Unit | None:
-    """The file's indent unit, learnt from its layout lines only.
-
-    With the tree, lines inside multi-line strings and block comments are left
-    out: a JSDoc's ` * ` lines would otherwise make a 2-space file look 1-space.
-    """
-    # detect_unit reads a sample from the top; a 20,000-line file is not split or queried whole.
-    lines = data.split(b"\n", UNIT_SAMPLE_LINES)[:UNIT_SAMPLE_LINES]
-    text = [line.decode("utf-8", "replace") for line in lines]
-    if spec is not None and tree is not None:
-        frozen, _ = value_rows(spec, tree.root_node, rows=UNIT_SAMPLE_LINES)
-        text = [line for row, line in enumerate(text) if row not in frozen]
-    return detect_unit(text)
 
 
 def _restates_overloads(spec: LanguageSpec, payload: str, name: str) -> bool:
@@ -87,7 +60,7 @@ def _code_start(spec: LanguageSpec, definition: Definition, body: list[str]) -> 
     return definition.start
 
 
-def _comment_anchor(spec: LanguageSpec, tree: Tree, data: bytes, definition: Definition, body: list[str]) -> int:
+def _comment_anchor(document: Document, definition: Definition, body: list[str]) -> int:
     """Where the comment block a payload restates sits above: the stubs, or the body below them.
 
     A comment between the overload stubs and the body (`/*@__NO_SIDE_EFFECTS__*/`)
@@ -97,14 +70,14 @@ def _comment_anchor(spec: LanguageSpec, tree: Tree, data: bytes, definition: Def
     wrapper_start = definition.wrapper_start if definition.wrapper_start is not None else definition.outer_start
     if (
         definition.outer_start < wrapper_start
-        and not _restates_overloads(spec, "\n".join(body), definition.name)
-        and comment_block_start(tree, data, wrapper_start) is not None
+        and not _restates_overloads(document.code_spec, "\n".join(body), definition.name)
+        and document.comment_block_start(wrapper_start) is not None
     ):
         return wrapper_start
     return definition.outer_start
 
 
-def _keep_comment_above_body(spec: LanguageSpec, tree: Tree, data: bytes, definition: Definition, payload: str) -> str:
+def _keep_comment_above_body(document: Document, definition: Definition, payload: str) -> str:
     """The payload, with the comment between the original's stubs and body put back if it left it out.
 
     A payload that restates the overload stubs replaces them, and the body; the
@@ -112,17 +85,18 @@ def _keep_comment_above_body(spec: LanguageSpec, tree: Tree, data: bytes, defini
     unless the payload has it, and what is not restated is kept (PROTOCOL.md §4).
     """
     wrapper_start = definition.wrapper_start if definition.wrapper_start is not None else definition.outer_start
-    comment_start = comment_block_start(tree, data, wrapper_start)
+    comment_start = document.comment_block_start(wrapper_start)
     if comment_start is None:
         return payload
-    block_start = line_start(data, comment_start)
-    original = data[block_start : line_start(data, wrapper_start)].decode("utf-8", "replace")
+    data = document.data
+    block_start = document.line_start(comment_start)
+    original = data[block_start : document.line_start(wrapper_start)].decode("utf-8", "replace")
     comment_lines = [line.rstrip("\r") for line in original.split("\n")[:-1]]
     restated = {line.strip() for line in payload.split("\n")}
     if all(line.strip() in restated for line in comment_lines if line.strip()):
         return payload
     lines = payload.split("\n")
-    row = _body_row(spec, payload, definition.name)
+    row = _body_row(document.code_spec, payload, definition.name)
     if row is None or row >= len(lines):
         return payload
     above = next((lines[r].strip() for r in range(row - 1, -1, -1) if lines[r].strip()), "")
@@ -177,19 +151,19 @@ def join_rendered(lines: list[str], newline: str) -> str:
     return newline.join([lines[0].lstrip(" \t"), *lines[1:]])
 
 
-def replace_definition(
-    spec: LanguageSpec, tree: Tree, data: bytes, definition: Definition, payload: str, newline: str
-) -> Splice:
+def replace_definition(document: Document, definition: Definition, payload: str) -> Splice:
+    """The document's bytes with `definition` replaced by `payload`, rendered at its place."""
+    spec, data, newline = document.code_spec, document.data, document.newline
     payload_lines = payload.split("\n")
     comment_count = _leading_comment_count(spec, payload_lines)
     body = [line for line in payload_lines[comment_count:]]
     code_start = _code_start(spec, definition, body)
     if code_start < (definition.wrapper_start if definition.wrapper_start is not None else definition.outer_start):
-        payload = _keep_comment_above_body(spec, tree, data, definition, payload)
+        payload = _keep_comment_above_body(document, definition, payload)
 
     if comment_count:
-        anchor = _comment_anchor(spec, tree, data, definition, body)
-        existing_comment = comment_block_start(tree, data, anchor)
+        anchor = _comment_anchor(document, definition, body)
+        existing_comment = document.comment_block_start(anchor)
         start = existing_comment if existing_comment is not None else anchor
         # Stubs, decorators and `export` the payload leaves out stay, after its new comment.
         kept = data[anchor:code_start]
@@ -197,8 +171,8 @@ def replace_definition(
         start = code_start
         kept = b""
 
-    base = indentation_at(data, start)
-    rendered = render_lines(spec, payload, base=base, file_unit=file_unit(data, spec, tree))
+    base = document.indentation_at(start)
+    rendered = render_lines(spec, payload, base=base, file_unit=document.unit)
     if kept:
         comment_text = join_rendered(rendered[:comment_count], newline)
         body_text = join_rendered(rendered[comment_count:], newline)

@@ -25,9 +25,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kopipasta.document import line_start
 from kopipasta.imports import indentation, line_end
 from kopipasta.languages import LanguageSpec, parse
-from kopipasta.splice import line_start
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree

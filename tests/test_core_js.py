@@ -10,11 +10,12 @@ from __future__ import annotations
 import pytest
 
 from kopipasta.definitions import Definition, list_definitions
+from kopipasta.document import in_memory
 from kopipasta.errors import TargetNotFound
 from kopipasta.indent import Unit
 from kopipasta.languages import JAVASCRIPT, TSX, TYPESCRIPT, LanguageSpec, parse
 from kopipasta.resolve import parse_target, resolve
-from kopipasta.splice import file_unit, replace_definition
+from kopipasta.splice import replace_definition
 
 
 def definitions(spec: LanguageSpec, source: str) -> list[Definition]:
@@ -25,7 +26,7 @@ def patch(spec: LanguageSpec, source: str, target: str, payload: str) -> str:
     data = source.encode()
     tree = parse(spec, data)
     found = resolve(parse_target(target, "f"), list_definitions(spec, tree), "f")
-    return replace_definition(spec, tree, data, found, payload, "\n").data.decode()
+    return replace_definition(in_memory(spec, data), found, payload).data.decode()
 
 
 # --- which nodes are definitions ---------------------------------------------------
@@ -98,7 +99,7 @@ def test_class_field_semicolon_is_not_doubled(spec: LanguageSpec) -> None:
 def test_jsdoc_lines_do_not_make_the_file_unit_one_space() -> None:
     source = "/**\n * Doc.\n * More.\n */\nfunction f() {\n  return 1;\n}\n"
     data = source.encode()
-    assert file_unit(data, JAVASCRIPT, parse(JAVASCRIPT, data)) == Unit("  ")
+    assert in_memory(JAVASCRIPT, data).unit == Unit("  ")
 
 
 def test_jsdoc_in_payload_moves_with_its_opener() -> None:

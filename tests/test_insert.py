@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from kopipasta.document import in_memory
 from kopipasta.errors import PatchError
 from kopipasta.insert import delete, insert
-from kopipasta.languages import PYTHON, TYPESCRIPT, LanguageSpec, parse
+from kopipasta.languages import PYTHON, TYPESCRIPT, LanguageSpec
 from kopipasta.model import Operation
 
 INSERT_AFTER, INSERT_BEFORE, APPEND_TO = (
@@ -25,22 +26,13 @@ def run(
     newline: str = "\n",
 ) -> str:
     data = source.encode("utf-8")
-    result = insert(
-        spec,
-        operation,
-        target,
-        payload,
-        file="f",
-        data=data,
-        tree=parse(spec, data),
-        newline=newline,
-    )
+    result = insert(in_memory(spec, data, newline), operation, target, payload, file="f")
     return result.data.decode("utf-8")
 
 
 def remove(spec: LanguageSpec, target: str, source: str) -> str:
     data = source.encode("utf-8")
-    return delete(spec, target, file="f", data=data, tree=parse(spec, data)).data.decode("utf-8")
+    return delete(in_memory(spec, data), target, file="f").data.decode("utf-8")
 
 
 def twice(spec: LanguageSpec, operation: Operation, target: str, payload: str, source: str) -> str:
@@ -121,16 +113,7 @@ def test_method_is_indented_in_the_file_unit() -> None:
 def test_crlf_and_missing_final_newline_are_kept() -> None:
     source = "def a():\r\n    pass"
     data = source.encode()
-    result = insert(
-        PYTHON,
-        INSERT_AFTER,
-        "a",
-        "def b():\n    pass",
-        file="f",
-        data=data,
-        tree=parse(PYTHON, data),
-        newline="\r\n",
-    )
+    result = insert(in_memory(PYTHON, data, "\r\n"), INSERT_AFTER, "a", "def b():\n    pass", file="f")
     assert result.data == b"def a():\r\n    pass\r\n\r\n\r\ndef b():\r\n    pass"
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from kopipasta.definitions import Definition, list_definitions
+from kopipasta.document import Document, in_memory
 from kopipasta.embedded import code_view
 from kopipasta.engine import apply_reply
 from kopipasta.languages import language_for_path, parse
@@ -222,7 +223,7 @@ def _class_cases(path: Path, cases: int, rng: random.Random, tmp_path: Path, tal
     tree = parse(spec, data)
     if tree.root_node.has_error:
         return
-    parsed = read_file(spec, data, tree)
+    parsed = read_file(Document(in_memory(spec, data).source, spec, tree=tree))
     lines = text.split("\n")
     names = [d.name for d in parsed.definitions]
     name = "src/" + path.name

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta.languages import PYTHON, TYPESCRIPT, parse
+from kopipasta.document import in_memory
+from kopipasta.languages import PYTHON, TYPESCRIPT
 from kopipasta.reading import ELIDED, FRAGMENT, WHOLE, opaque_whole, read_code_block
 from kopipasta.samename import same_name
 
@@ -51,7 +52,7 @@ export function b(x: number): number {
 
 def _read(spec, source: str, payload: str) -> str:  # type: ignore[no-untyped-def]
     data = source.encode()
-    return read_code_block(spec, data, parse(spec, data), payload).kind
+    return read_code_block(in_memory(spec, data), payload).kind
 
 
 def _without(source: str, start: str, end: str) -> str:
@@ -77,7 +78,7 @@ def test_the_file_without_its_docstring_and_with_two_functions_is_a_fragment() -
 def test_whole_file_dropping_one_definition_is_whole() -> None:
     payload = _without(TOKENS, "def verify", "class Store")
     data = TOKENS.encode()
-    read = read_code_block(PYTHON, data, parse(PYTHON, data), payload)
+    read = read_code_block(in_memory(PYTHON, data), payload)
     assert read.kind == WHOLE
     assert read.dropped == ("verify",)
 

@@ -1,7 +1,7 @@
 """One text-patch block over its files: update, create, delete, rename — all or none.
 
-The engine hands over the files as they stand after the blocks before; this
-computes what the block makes of each, in memory, and raises a PatchError for
+The engine hands over the files as they stand after the blocks before (their
+Documents: a tree already parsed is reused by the check); this computes what the block makes of each, in memory, and raises a PatchError for
 the first file that fails, so the engine keeps every file of the block as it
 was. Deletions and renames need `allow_delete` (`apply --allow-delete`).
 """
@@ -11,13 +11,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from kopipasta.check import check_syntax
+from kopipasta.document import Document
 from kopipasta.errors import PatchError, PayloadError, SyntaxCheckError, TargetNotFound
 from kopipasta.languages import language_for_path, parse
 from kopipasta.text.apply import UNCHANGED, apply_hunks, created_text, tiers_note
 from kopipasta.textpatch_syntax import FilePatch, TextPatch
 from kopipasta.workspace import Source, normalise
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,7 @@ class FileResult:
     note: str
     moved_from: str | None = None
     bom: bool = False  # the file's BOM (a renamed file keeps its own)
+    tree: Tree | None = None  # the new data's tree, when the check parsed it
 
 
 def _deletion_refused(form: str, what: str) -> PatchError:
@@ -39,52 +45,55 @@ def _deletion_refused(form: str, what: str) -> PatchError:
     )
 
 
-def _check(path: str, old: bytes, new: bytes, label: str) -> None:
-    """The reparse check: a text patch may not break what parsed before."""
+def _check(path: str, old: bytes, new: bytes, label: str, old_tree: Tree | None = None) -> Tree | None:
+    """The reparse check: a text patch may not break what parsed before. The new tree, if parsed."""
     if old == new:
-        return
+        return None
     spec = language_for_path(path)
     if spec is not None:
-        check_syntax(spec, path, label, old, parse(spec, old), new)
-        return
+        return check_syntax(spec, path, label, old, old_tree or parse(spec, old), new)
     if path.lower().endswith(".json"):
         try:
             json.loads(old or b"null")
         except ValueError:
-            return
+            return None
         try:
             json.loads(new)
         except ValueError as error:
             raise SyntaxCheckError(
                 f"Patch for {label} would break the JSON of {path}: {error}", "nothing was written; check the hunk's commas and brackets"
             ) from None
+    return None
 
 
 def apply_text_patch(
-    patch: TextPatch, current: Callable[[str], Source], *, allow_delete: bool
+    patch: TextPatch, current: Callable[[str], Document], *, allow_delete: bool
 ) -> list[FileResult]:
     """Each file the block touches, as the block leaves it; `current(path)` is the file before it."""
-    staged: dict[str, Source] = {}
+    staged: dict[str, Document] = {}
     results: list[FileResult] = []
 
-    def now(path: str) -> Source:
+    def now(path: str) -> Document:
         return staged.get(path) or current(path)
 
     for file_patch in patch.files:
         result = _apply_file(patch.form, file_patch, now, allow_delete=allow_delete)
         for moved in (result.moved_from,):
             if moved is not None:
-                gone = now(moved)
-                staged[moved] = Source(gone.path, b"", gone.bom, gone.newline, False)
+                gone = now(moved).source
+                staged[moved] = now(moved).with_source(Source(gone.path, b"", gone.bom, gone.newline, False))
         before = now(result.path)
-        staged[result.path] = Source(result.path, result.data, result.bom, before.newline, result.exists)
+        staged[result.path] = before.with_source(
+            Source(result.path, result.data, result.bom, before.newline, result.exists), result.tree
+        )
         results.append(result)
     return results
 
 
-def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow_delete: bool) -> FileResult:
+def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Document], *, allow_delete: bool) -> FileResult:
     path = normalise(fp.path)
-    source = now(path)
+    document = now(path)
+    source = document.source
     label = f"the {form}"
     if fp.action == "delete":
         if not allow_delete:
@@ -109,8 +118,8 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow
                 f"The {form} creates {path}, but it already exists with other content",
                 "nothing was written; send a diff against its current text",
             )
-        _check(path, b"", data, label)
-        return FileResult(path, data, True, f"{form}: created")
+        tree = _check(path, b"", data, label)
+        return FileResult(path, data, True, f"{form}: created", tree=_kept(document, path, tree))
     # An update, perhaps with a rename.
     destination = normalise(fp.move_to) if fp.move_to else None
     if destination is not None and not allow_delete:
@@ -119,25 +128,42 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Source], *, allow
         # Only additions to a file that is not there (an empty SEARCH, `@@ -0,0`): it is created.
         return _apply_file(form, FilePatch(fp.path, "create", fp.hunks), now, allow_delete=allow_delete)
     if not source.exists:
-        if destination is not None and now(destination).exists:
+        if destination is not None and now(destination).source.exists:
             # Renamed already (the reply applied before): the hunks must stand in the new file.
             return _update(form, fp, now(destination), destination, label, note_prefix="already renamed; ")
         create = "an empty SEARCH part creates it" if form == "search/replace" else "a diff from /dev/null creates it"
         raise TargetNotFound(f"The {form} changes {path}, which does not exist", f"check the path; {create}")
-    if destination is not None and destination != path and now(destination).exists:
+    if destination is not None and destination != path and now(destination).source.exists:
         raise PatchError(
             f"The {form} renames {path} to {destination}, which already exists", "nothing was written; remove or rename it first"
         )
-    result = _update(form, fp, source, destination or path, label)
+    result = _update(form, fp, document, destination or path, label)
     if destination is not None and destination != path:
+        # The tree is left to be parsed again: it is read in the destination's language, not this file's.
         return FileResult(destination, result.data, True, f"{result.note}; moved from {path}", moved_from=path, bom=source.bom)
     return result
 
 
-def _update(form: str, fp: FilePatch, source: Source, path: str, label: str, note_prefix: str = "") -> FileResult:
+def _update(form: str, fp: FilePatch, document: Document, path: str, label: str, note_prefix: str = "") -> FileResult:
+    source = document.source
     text = source.data.decode("utf-8")
     new_text, tiers = apply_hunks(text, fp.hunks, form=form, path=path, newline=source.newline)
     data = new_text.encode("utf-8")
-    _check(path, source.data, data, label)
+    # The tree the document already has, when it is of the language the check reads the path in. Only
+    # an error-free one: where recovery made ERROR nodes, the check counts them in a fresh parse, as before.
+    old_tree = document.tree if source.exists and _same_language(document, path) else None
+    if old_tree is not None and old_tree.root_node.has_error:
+        old_tree = None
+    tree = _check(path, source.data, data, label, old_tree)
     note = tiers_note(form, tiers) if any(t != UNCHANGED for t in tiers) else f"{form}: already in place"
-    return FileResult(path, data, True, note_prefix + note, bom=source.bom)
+    return FileResult(path, data, True, note_prefix + note, bom=source.bom, tree=_kept(document, path, tree))
+
+
+def _same_language(document: Document, path: str) -> bool:
+    """Whether the document's trees are what the check parses `path` as (a link may name another type)."""
+    return document.spec is not None and document.spec == language_for_path(path)
+
+
+def _kept(document: Document, path: str, tree: Tree | None) -> Tree | None:
+    """The checked tree, for the document's next version when it is of the document's own language."""
+    return tree if tree is not None and _same_language(document, path) else None

@@ -1,0 +1,178 @@
+"""One version of a file as every operation sees it: analysed once, asked by all.
+
+A Document owns a file version's bytes, newline style and language, and
+computes on first ask, once, what operations need of it: the parse tree, the
+definitions (the full listing, or those of one name), the indent unit. It
+answers the questions about places in the bytes (`line_start`,
+`indentation_at`, `comment_block_start`) so no operation reaches into
+another module's helpers for them.
+
+A Document never changes: a splice makes the next version with `after`,
+which takes the tree the syntax check already parsed for the new bytes (never
+parsing them again) and starts the next version's analysis afresh.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kopipasta.definitions import (
+    Definition,
+    comment_block_start,
+    definitions_ending_in,
+    definitions_named,
+    list_definitions,
+)
+from kopipasta.indent import UNIT_SAMPLE_LINES, Unit, detect_unit
+from kopipasta.languages import LanguageSpec, language_for_path, parse
+from kopipasta.render import value_rows
+from kopipasta.workspace import Source
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
+
+_NOT_YET = object()  # the indent unit not asked yet (None is an answer: no unit)
+
+
+def line_start(data: bytes, offset: int) -> int:
+    """The start of the line holding `offset`."""
+    return data.rfind(b"\n", 0, offset) + 1
+
+
+def indentation_at(data: bytes, offset: int) -> str:
+    """The leading whitespace of the line holding `offset`."""
+    start = line_start(data, offset)
+    line = data[start:offset]
+    return line[: len(line) - len(line.lstrip(b" \t"))].decode("ascii")
+
+
+def _file_unit(data: bytes, spec: LanguageSpec | None, tree: Tree | None) -> Unit | None:
+    """The file's indent unit, learnt from its layout lines only.
+
+    With the tree, lines inside multi-line strings and block comments are left
+    out: a JSDoc's ` * ` lines would otherwise make a 2-space file look 1-space.
+    """
+    # detect_unit reads a sample from the top; a 20,000-line file is not split or queried whole.
+    lines = data.split(b"\n", UNIT_SAMPLE_LINES)[:UNIT_SAMPLE_LINES]
+    text = [line.decode("utf-8", "replace") for line in lines]
+    if spec is not None and tree is not None:
+        frozen, _ = value_rows(spec, tree.root_node, rows=UNIT_SAMPLE_LINES)
+        text = [line for row, line in enumerate(text) if row not in frozen]
+    return detect_unit(text)
+
+
+class Document:
+    """A file version: its source and language, with its tree, definitions and unit computed once."""
+
+    def __init__(
+        self, source: Source, spec: LanguageSpec | None, *, root: Path | None = None, tree: Tree | None = None
+    ) -> None:
+        self.source = source
+        self.spec = spec
+        self.root = root  # the project root, for "did you mean" when a path does not exist
+        self._tree = tree
+        self._definitions: list[Definition] | None = None
+        self._named: dict[str, list[Definition]] = {}
+        self._ending_in: dict[str, list[Definition]] = {}
+        self._unit: object = _NOT_YET
+
+    def __repr__(self) -> str:
+        return f"Document({self.source.path!r}, {len(self.source.data)} bytes)"
+
+    @property
+    def data(self) -> bytes:
+        return self.source.data
+
+    @property
+    def newline(self) -> str:
+        return self.source.newline
+
+    @property
+    def code_spec(self) -> LanguageSpec:
+        """The language, for the operations that run only on code files (their caller checked)."""
+        assert self.spec is not None
+        return self.spec
+
+    @property
+    def tree(self) -> Tree:
+        if self._tree is None:
+            self._tree = parse(self.code_spec, self.data)
+        return self._tree
+
+    @property
+    def definitions(self) -> list[Definition]:
+        """Every definition of the file, in file order (definitions.list_definitions), listed once."""
+        if self._definitions is None:
+            self._definitions = list_definitions(self.code_spec, self.tree)
+        return self._definitions
+
+    def named(self, name: str) -> list[Definition]:
+        """The definitions called `name`, as the full listing gives them, without listing the rest."""
+        found = self._named.get(name)
+        if found is None:
+            if self._definitions is not None:
+                found = [d for d in self._definitions if d.name == name]
+            else:
+                found = definitions_named(self.code_spec, self.tree, name)
+            self._named[name] = found
+        return found
+
+    def ending_in(self, part: str) -> list[Definition]:
+        """The definitions whose qualified name ends in the part `part` (`B` of `namespace A.B` too).
+
+        Every definition a target whose last part is `part` can resolve to, in file order
+        (definitions.definitions_ending_in: range queries about the part's occurrences).
+        """
+        found = self._ending_in.get(part)
+        if found is None:
+            if self._definitions is not None:
+                found = [d for d in self._definitions if d.name == part or d.name.endswith("." + part)]
+            else:
+                found = definitions_ending_in(self.code_spec, self.tree, part)
+            self._ending_in[part] = found
+        return found
+
+    @property
+    def unit(self) -> Unit | None:
+        """The file's indent unit (None when it has no indented lines), learnt once."""
+        if self._unit is _NOT_YET:
+            self._unit = _file_unit(self.data, self.spec, self.tree if self.spec is not None else None)
+        return self._unit  # type: ignore[return-value]
+
+    def line_start(self, offset: int) -> int:
+        return line_start(self.data, offset)
+
+    def indentation_at(self, offset: int) -> str:
+        """The leading whitespace of the line holding `offset`."""
+        return indentation_at(self.data, offset)
+
+    def comment_block_start(self, outer_start: int) -> int | None:
+        """Start of the comment lines directly above what starts at `outer_start`, if any (PROTOCOL.md §4)."""
+        return comment_block_start(self.tree, self.data, outer_start)
+
+    def after(self, data: bytes, tree: Tree | None) -> Document:
+        """The next version: `data`, with `tree` when the check parsed it (else parsed when asked).
+
+        Nothing of this version's analysis is carried over but the tree the
+        check made: shifting the definitions past an edit is not exact (an edit
+        can change the scope, kind or span of definitions far from it).
+        """
+        if data == self.data and self.source.exists:
+            if self._tree is None:
+                self._tree = tree
+            return self
+        return Document(self.source.with_data(data), self.spec, root=self.root, tree=tree)
+
+    def with_source(self, source: Source, tree: Tree | None = None) -> Document:
+        """Another version whose source differs by more than its bytes (a text patch's new file, a deletion)."""
+        return Document(source, self.spec, root=self.root, tree=tree)
+
+
+def open_document(source: Source, root: Path | None = None) -> Document:
+    return Document(source, language_for_path(source.path), root=root)
+
+
+def in_memory(spec: LanguageSpec, data: bytes, newline: str = "\n", path: str = "f") -> Document:
+    """A document of bytes that stand in no file (a test's source, say), with the given newline style."""
+    return Document(Source(path, data, False, newline, True), spec)
