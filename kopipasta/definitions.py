@@ -293,14 +293,18 @@ def _also_fits(spec: LanguageSpec, kind: str, name: str, node: Node) -> frozense
 
 
 def list_definitions(
-    spec: LanguageSpec, tree: Tree, byte_range: tuple[int, int] | None = None
+    spec: LanguageSpec, tree: Tree, byte_range: tuple[int, int] | None = None, *, source: bytes | None = None
 ) -> list[Definition]:
-    """Every addressable definition of the file, in file order (or those touching `byte_range`)."""
+    """Every addressable definition of the file, in file order (or those touching `byte_range`).
+
+    `source`, when the caller has it, is the bytes the tree was parsed from: a big file's
+    bytes are then not copied out of the tree again (`root_node.text` is a copy).
+    """
     captured = _captures(spec, tree.root_node, byte_range)
     if spec.part_of_types:
         captured = {key: item for key, item in captured.items() if not _part_of_another(spec, item.node)}
     # Without a stub in the file no overload lookup can find one: the sibling walks are skipped.
-    build = _Builder(spec, tree, captured, any(item.kind == "overload" for item in captured.values()))
+    build = _Builder(spec, tree, captured, any(item.kind == "overload" for item in captured.values()), source)
     definitions = [d for d in map(build.definition, captured.values()) if d is not None]
     if spec.misparsed_types:
         definitions += _misparsed_definitions(spec, tree, captured, byte_range)
@@ -317,13 +321,15 @@ def _part_of_another(spec: LanguageSpec, node: Node) -> bool:
 class _Builder:
     """Turns captured nodes into Definitions, asking `captured` about the nodes around each."""
 
-    def __init__(self, spec: LanguageSpec, tree: Tree, captured: _Lookup, overloads: bool) -> None:
+    def __init__(
+        self, spec: LanguageSpec, tree: Tree, captured: _Lookup, overloads: bool, source: bytes | None = None
+    ) -> None:
         self.spec = spec
         self.tree = tree
         self.captured = captured
         self.overloads = overloads  # False: no stub anywhere, `_overload_in` would find none
         self.chains: dict[Node, _Chain] = {}  # the enclosing chain of each parent's children
-        self.source: bytes | None = None  # the file's bytes, read only when a definition ends in whitespace
+        self.source = source  # the file's bytes (indexed by file offsets), read when first needed
 
     def definition(self, item: _Captured) -> Definition | None:
         """The Definition `item` is, or None when it is none of its own (a local, a stub, `a = b = 1`'s `b`)."""
@@ -373,7 +379,7 @@ class _Builder:
             # Scala's grammar ends `def f =` + a body on the next lines after the newline and the
             # next line's indentation: those are not its bytes. It ends with its last token.
             if self.source is None:
-                self.source = self.tree.root_node.text or b""
+                self.source = tree_bytes(self.tree)
             source = self.source
             # Only a definition whose last byte is whitespace can end past its last token.
             if end > len(source) or source[end - 1 : end].isspace():
@@ -653,29 +659,39 @@ _MERGE_GAP = 256
 _MAX_STRETCHES = 64
 
 
-def definitions_named(spec: LanguageSpec, tree: Tree, name: str) -> list[Definition]:
+def tree_bytes(tree: Tree) -> bytes:
+    """The bytes a tree was parsed from, as far as file offsets index them (a copy out of the tree).
+
+    The root node starts after the file's leading whitespace: its text alone would shift
+    every offset. Those bytes are whitespace; spaces stand in for them.
+    """
+    root = tree.root_node
+    return b" " * root.start_byte + (root.text or b"")
+
+
+def definitions_named(spec: LanguageSpec, tree: Tree, name: str, *, source: bytes | None = None) -> list[Definition]:
     """The definitions named `name`, equal to and in the order of those `list_definitions` gives.
 
     The name's occurrences in the bytes are the only places its definitions can
     stand: the query runs over those stretches alone, and the nodes around them
     answer the scope. What that cannot answer exactly falls back to the full listing.
     """
-    found = _named_at_occurrences(spec, tree, name, dotted=False)
+    found = _named_at_occurrences(spec, tree, name, dotted=False, source=source)
     if found is None:
-        return [d for d in list_definitions(spec, tree) if d.name == name]
+        return [d for d in list_definitions(spec, tree, source=source) if d.name == name]
     return found
 
 
-def definitions_ending_in(spec: LanguageSpec, tree: Tree, part: str) -> list[Definition]:
+def definitions_ending_in(spec: LanguageSpec, tree: Tree, part: str, *, source: bytes | None = None) -> list[Definition]:
     """`definitions_named`, with the definitions whose own name is dotted and ends in `.part` too.
 
     A TypeScript `namespace A.B` or a C# `namespace Shop.Api` is one definition
     named `A.B`: a target whose last part is `B` may mean it (resolve.py splits
     qualified names on dots). Equal to the listing filtered the same way, in order.
     """
-    found = _named_at_occurrences(spec, tree, part, dotted=True)
+    found = _named_at_occurrences(spec, tree, part, dotted=True, source=source)
     if found is None:
-        return [d for d in list_definitions(spec, tree) if _ends_in(d.name, part)]
+        return [d for d in list_definitions(spec, tree, source=source) if _ends_in(d.name, part)]
     return found
 
 
@@ -734,7 +750,9 @@ class _RangeCaptures:
         )
 
 
-def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str, *, dotted: bool) -> list[Definition] | None:
+def _named_at_occurrences(
+    spec: LanguageSpec, tree: Tree, name: str, *, dotted: bool, source: bytes | None = None
+) -> list[Definition] | None:
     """`definitions_named` (`definitions_ending_in` when `dotted`) from range queries over the name's
     occurrences, or None where that is not exact."""
     # A name node's text is the name itself, so each definition stands at an occurrence of its
@@ -746,10 +764,14 @@ def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str, *, dotted: 
     except UnicodeEncodeError:
         return None
     root = tree.root_node
-    text = root.text
-    if text is None:
-        return None  # a tree parsed without its bytes at hand: nothing to search
-    stretches = _stretches(_occurrences(text, needle, root.start_byte), len(needle))
+    if source is None:
+        text = root.text
+        if text is None:
+            return None  # a tree parsed without its bytes at hand: nothing to search
+        occurrences = _occurrences(text, needle, root.start_byte, 0, len(text))
+    else:
+        occurrences = _occurrences(source, needle, 0, root.start_byte, root.end_byte)
+    stretches = _stretches(occurrences, len(needle))
     captured = _RangeCaptures(spec, root)
     dotted_needle = b"." + needle if dotted else None
     candidates: dict[tuple[int, int, str], None] = {}
@@ -766,7 +788,7 @@ def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str, *, dotted: 
                     candidates[_key(nodes[0])] = None
     try:
         # A stub above a candidate is asked about rather than ruled out: one more query, where there is one.
-        build = _Builder(spec, tree, captured, overloads=True)
+        build = _Builder(spec, tree, captured, overloads=True, source=source)
         definitions: list[Definition] = []
         for key in candidates:
             item = captured.get(key)
@@ -786,19 +808,20 @@ def _named_at_occurrences(spec: LanguageSpec, tree: Tree, name: str, *, dotted: 
     return definitions
 
 
-def _occurrences(text: bytes, needle: bytes, base: int) -> list[int]:
-    """The file offsets where `needle` stands, not inside a longer identifier (`text` starts at `base`)."""
+def _occurrences(text: bytes, needle: bytes, base: int, start: int, end: int) -> list[int]:
+    """The file offsets where `needle` stands within text[start:end], not inside a longer identifier
+    there (`text` starts at file offset `base`; the bytes outside start..end are not looked at)."""
     found: list[int] = []
     check_before = needle[0] in _WORD_BYTES
     check_after = needle[-1] in _WORD_BYTES
-    index = text.find(needle)
+    index = text.find(needle, start, end)
     while index >= 0:
         after = index + len(needle)
-        if not (check_before and index > 0 and text[index - 1] in _WORD_BYTES) and not (
-            check_after and after < len(text) and text[after] in _WORD_BYTES
+        if not (check_before and index > start and text[index - 1] in _WORD_BYTES) and not (
+            check_after and after < end and text[after] in _WORD_BYTES
         ):
             found.append(base + index)
-        index = text.find(needle, index + 1)
+        index = text.find(needle, index + 1, end)
     return found
 
 

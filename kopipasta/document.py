@@ -54,12 +54,23 @@ def _file_unit(data: bytes, spec: LanguageSpec | None, tree: Tree | None) -> Uni
     out: a JSDoc's ` * ` lines would otherwise make a 2-space file look 1-space.
     """
     # detect_unit reads a sample from the top; a 20,000-line file is not split or queried whole.
-    lines = data.split(b"\n", UNIT_SAMPLE_LINES)[:UNIT_SAMPLE_LINES]
-    text = [line.decode("utf-8", "replace") for line in lines]
+    # The sample's lines are decoded in one go: a newline never belongs to a multi-byte
+    # sequence, so each line decodes as it would alone.
+    text = _sample(data).decode("utf-8", "replace").split("\n")
     if spec is not None and tree is not None:
-        frozen, _ = value_rows(spec, tree.root_node, rows=UNIT_SAMPLE_LINES)
+        frozen, _ = value_rows(spec, tree.root_node, rows=UNIT_SAMPLE_LINES, docstrings=False)
         text = [line for row, line in enumerate(text) if row not in frozen]
     return detect_unit(text)
+
+
+def _sample(data: bytes) -> bytes:
+    """The file's first UNIT_SAMPLE_LINES lines (without the newline after the last)."""
+    end = -1
+    for _ in range(UNIT_SAMPLE_LINES):
+        end = data.find(b"\n", end + 1)
+        if end < 0:
+            return data
+    return data[:end]
 
 
 class Document:
@@ -104,7 +115,7 @@ class Document:
     def definitions(self) -> list[Definition]:
         """Every definition of the file, in file order (definitions.list_definitions), listed once."""
         if self._definitions is None:
-            self._definitions = list_definitions(self.code_spec, self.tree)
+            self._definitions = list_definitions(self.code_spec, self.tree, source=self.data)
         return self._definitions
 
     def named(self, name: str) -> list[Definition]:
@@ -114,7 +125,7 @@ class Document:
             if self._definitions is not None:
                 found = [d for d in self._definitions if d.name == name]
             else:
-                found = definitions_named(self.code_spec, self.tree, name)
+                found = definitions_named(self.code_spec, self.tree, name, source=self.data)
             self._named[name] = found
         return found
 
@@ -129,7 +140,7 @@ class Document:
             if self._definitions is not None:
                 found = [d for d in self._definitions if d.name == part or d.name.endswith("." + part)]
             else:
-                found = definitions_ending_in(self.code_spec, self.tree, part)
+                found = definitions_ending_in(self.code_spec, self.tree, part, source=self.data)
             self._ending_in[part] = found
         return found
 

@@ -311,12 +311,20 @@ def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: st
     )
 
 
+# Bytes compared at a time while looking for where two versions of a file start to differ.
+_STRIDE = 64 * 1024
+
+
 def _common_prefix(a: bytes, b: bytes) -> int:
-    """Length of the common prefix, by binary search over C-speed comparisons."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
+    """Length of the common prefix: equal strides skipped at C speed, then a binary search in the first unequal one."""
+    size = min(len(a), len(b))
+    low = 0
+    while low + _STRIDE <= size and a.startswith(memoryview(b)[low : low + _STRIDE], low):
+        low += _STRIDE
+    high = min(low + _STRIDE, size)
+    while low < high:  # a[:low] == b[:low] holds throughout: only the bytes after low are compared
         middle = (low + high + 1) // 2
-        if a.startswith(b[:middle]):
+        if a.startswith(memoryview(b)[low:middle], low):
             low = middle
         else:
             high = middle - 1
@@ -324,11 +332,15 @@ def _common_prefix(a: bytes, b: bytes) -> int:
 
 
 def _common_suffix(a: bytes, b: bytes) -> int:
-    """Length of the common suffix, by the same binary search."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
+    """Length of the common suffix, the same way from the ends."""
+    size = min(len(a), len(b))
+    low = 0
+    while low + _STRIDE <= size and a.endswith(memoryview(b)[len(b) - low - _STRIDE : len(b) - low], 0, len(a) - low):
+        low += _STRIDE
+    high = min(low + _STRIDE, size)
+    while low < high:  # the last `low` bytes are equal: only the ones before them are compared
         middle = (low + high + 1) // 2
-        if a.endswith(b[len(b) - middle :]):
+        if a.endswith(memoryview(b)[len(b) - middle : len(b) - low], 0, len(a) - low):
             low = middle
         else:
             high = middle - 1

@@ -484,12 +484,14 @@ def apply_edits(data: bytes, edits: list[TextEdit]) -> tuple[bytes, Change | Non
             raise PatchError("Internal error (overlapping edits) — this is a bug in kopipasta")
     if not ordered:
         return data, None
-    out: list[bytes] = []
+    # Slices of a view: the kept bytes are copied once, into the result (a big file is not copied twice).
+    view = memoryview(data)
+    out: list[bytes | memoryview] = []
     cursor = 0
     for edit in ordered:
-        out += [data[cursor : edit.start], edit.text]
+        out += [view[cursor : edit.start], edit.text]
         cursor = edit.end
-    out.append(data[cursor:])
+    out.append(view[cursor:])
     start, old_end = ordered[0].start, max(e.end for e in ordered)
     delta = sum(len(e.text) - (e.end - e.start) for e in ordered)
     return b"".join(out), Change(start, old_end, old_end + delta)

@@ -558,7 +558,7 @@ def insert(document: Document, operation: Operation, target_text: str, payload: 
         )
         start = insertion.text_start + shift
         check_landed(
-            definitions_in(spec, new_tree, start, start + insertion.text_length),
+            definitions_in(spec, new_tree, start, start + insertion.text_length, new_data),
             insertion.scope,
             label=label,
             file=file,

@@ -23,9 +23,11 @@ CONTAINER_KINDS = frozenset(
 )
 
 
-def definitions_in(spec: LanguageSpec, tree: Tree, start: int, end: int) -> list[Definition]:
-    """The definitions that start within [start, end) of the new file."""
-    return [d for d in list_definitions(spec, tree, (start, end)) if start <= d.start < end]
+def definitions_in(
+    spec: LanguageSpec, tree: Tree, start: int, end: int, source: bytes | None = None
+) -> list[Definition]:
+    """The definitions that start within [start, end) of the new file (`source`: its bytes, if at hand)."""
+    return [d for d in list_definitions(spec, tree, (start, end), source=source) if start <= d.start < end]
 
 
 def check_landed(

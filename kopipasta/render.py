@@ -54,11 +54,12 @@ def string_lines(spec: LanguageSpec, payload: str) -> tuple[set[int], dict[int, 
 
 
 def value_rows(
-    spec: LanguageSpec, root: Node, offset: int = 0, rows: int | None = None
+    spec: LanguageSpec, root: Node, offset: int = 0, rows: int | None = None, *, docstrings: bool = True
 ) -> tuple[set[int], dict[int, int]]:
     """Rows (less `offset`) that start inside a multi-line string or comment, see string_lines.
 
     With `rows`, only strings and comments touching the first `rows` rows are looked at.
+    Without `docstrings`, only the rows are asked for: the docstring map stays empty.
 
     The inner lines of a block comment (` * @param` under `/**`) are not layout
     either: they move with the line the comment opens on, like a docstring, and
@@ -69,6 +70,9 @@ def value_rows(
     for node in nodes_of_types(spec, root, (*spec.string_types, *spec.comment_types), rows):
         first, last = node.start_point[0], node.end_point[0]
         if last == first:
+            continue
+        if not docstrings:
+            frozen.update(range(first + 1 - offset, last + 1 - offset))
             continue
         moves_with_opener = node.type in spec.comment_types or _is_docstring(node)
         for row in range(first + 1, last + 1):

@@ -49,7 +49,7 @@ def replace_node(document: Document, definition: Definition, payload: str, *, fi
     splice = replace_definition(document, definition, code)
     merged = plan_imports(spec, data, tree, imports, newline) if imports else None
     import_edits = merged.edits if merged else ()
-    replaced = TextEdit(splice.start, splice.old_end, splice.data[splice.start : splice.new_end])
+    replaced = TextEdit(splice.start, splice.old_end, splice.text)
     new_data, change = apply_edits(data, [replaced, *import_edits])  # one reparse for both
     if new_data == data:
         return Replaced(data, tree)
@@ -57,7 +57,7 @@ def replace_node(document: Document, definition: Definition, payload: str, *, fi
     shift = sum(len(e.text) - (e.end - e.start) for e in import_edits if e.end <= splice.start)
     start, end = splice.start + shift, splice.new_end + shift
     new_tree = check_syntax(spec, file, label, data, tree, new_data, change)
-    landed = definitions_in(spec, new_tree, start, end)
+    landed = definitions_in(spec, new_tree, start, end, new_data)
     check_landed(
         landed,
         definition.container,

@@ -26,12 +26,26 @@ _DECLARE_LINE = lazy_compile(r"^declare\b")
 
 @dataclass(frozen=True)
 class Splice:
-    """The result of one edit: the new file data and where the edit sits in both versions."""
+    """One edit: bytes [start, old_end) of the file become `text`.
 
-    data: bytes
+    The new file's bytes are not built here: the caller builds them once, with the
+    import edits beside this one (a big file is not copied twice).
+    """
+
+    source: bytes  # the file's bytes before
+    text: bytes
     start: int  # byte where the changed region starts (same in old and new)
     old_end: int
-    new_end: int
+
+    @property
+    def new_end(self) -> int:
+        return self.start + len(self.text)
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes after this edit alone."""
+        view = memoryview(self.source)
+        return b"".join((view[: self.start], self.text, view[self.old_end :]))
 
 
 def _restates_overloads(spec: LanguageSpec, payload: str, name: str) -> bool:
@@ -185,5 +199,4 @@ def replace_definition(document: Document, definition: Definition, payload: str)
     # or a C/C++ enumerator list entry: the same rule, so the `,` is not doubled.
     if text.rstrip()[-1:] in (b";", b",") and data[end : end + 1] == text.rstrip()[-1:]:
         end += 1
-    new = data[:start] + text + data[end:]
-    return Splice(new, start, end, start + len(text))
+    return Splice(data, text, start, end)

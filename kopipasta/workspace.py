@@ -153,18 +153,46 @@ def source_from_bytes(path: str, raw: bytes, *, readonly: bool = False, shown_as
     """A file's bytes as the pipeline sees them: BOM off, new-line style noted, UTF-8 checked."""
     bom = raw.startswith(BOM)
     data = raw[len(BOM) :] if bom else raw
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise UnsupportedFile(
-            f"Cannot patch {shown_as or path}: it is not UTF-8 text (byte {error.start})"
-        ) from None
+    bad = first_non_utf8(data)
+    if bad is not None:
+        raise UnsupportedFile(f"Cannot patch {shown_as or path}: it is not UTF-8 text (byte {bad})")
     first_newline = data.find(b"\n")
     if first_newline < 0 and b"\r" in data:
         # A CR-only file (classic Mac): the pipeline sees "\n", the disk gets "\r" back.
         return Source(path, data.replace(b"\r", b"\n"), bom, "\r", True, readonly)
     newline = "\r\n" if first_newline > 0 and data[first_newline - 1 : first_newline] == b"\r" else "\n"
     return Source(path, data, bom, newline, True, readonly)
+
+
+# Stretches of this many bytes (to the next newline) are checked one at a time: most are ASCII.
+_UTF8_STRETCH = 16 * 1024
+
+
+def first_non_utf8(data: bytes) -> int | None:
+    """The offset of the first byte that is not UTF-8 (as `data.decode` reports it), or None.
+
+    Decoding a whole big file builds a str of up to four bytes a character (a 3 MB file
+    with one emoji: 13 MB) only to throw it away. Stretches ending at a newline are
+    checked instead, the pure-ASCII ones without decoding: a newline is never part of
+    a multi-byte sequence, so each stretch decodes as it would within the whole.
+    """
+    if data.isascii():
+        return None
+    import codecs
+
+    start, size = 0, len(data)
+    while start < size:
+        end = data.find(b"\n", start + _UTF8_STRETCH) + 1 if start + _UTF8_STRETCH < size else size
+        if end == 0:
+            end = size
+        stretch = data[start:end]
+        if not stretch.isascii():
+            try:
+                codecs.utf_8_decode(stretch, "strict", True)
+            except UnicodeDecodeError as error:
+                return start + error.start
+        start = end
+    return None
 
 
 def _readonly(info: os.stat_result) -> bool:

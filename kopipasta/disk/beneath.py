@@ -129,6 +129,34 @@ def read_at(dir_fd: int, name: str, relative: str) -> tuple[bytes, os.stat_resul
         os.close(fd)
 
 
+def holds_at(dir_fd: int, name: str, relative: str, expected: bytes) -> tuple[bool, os.stat_result]:
+    """Whether the regular file `name` in `dir_fd` holds exactly `expected` (as `read_at(…)[0] == expected`).
+
+    Compared a read at a time, so checking a big file before writing it does not hold
+    a second copy of it.
+    """
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise _symlink_refusal(relative, relative) from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", relative)
+        position = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return position == len(expected), info
+            if not expected.startswith(chunk, position):
+                return False, info
+            position += len(chunk)
+    finally:
+        os.close(fd)
+
+
 def read_file(root_fd: int, relative: str) -> tuple[bytes, os.stat_result] | None:
     """The file's bytes and stat, or None when it does not exist (nor its folder)."""
     folders, name = split(relative)

@@ -148,8 +148,8 @@ def _check_expected(dir_fd: int, name: str, write: FileWrite) -> tuple[tuple[int
             f"Not written: {write.path} was removed by another program during the apply",
             "apply the reply again",
         )
-    data, info = beneath.read_at(dir_fd, name, write.path)
-    if data != write.expected:
+    same, info = beneath.holds_at(dir_fd, name, write.path, write.expected)
+    if not same:
         raise _changed(write.path)
     return (info.st_ino, info.st_size, info.st_mtime_ns), info.st_mode & 0o7777
 
@@ -173,8 +173,8 @@ def _recheck(item: _Prepared) -> None:
         return
     if info is None or (info.st_ino, info.st_size, info.st_mtime_ns) != item.identity:
         raise _changed(item.write.path)
-    data, _ = beneath.read_at(item.dir_fd, item.name, item.write.path)
-    if data != item.write.expected:
+    expected = item.write.expected
+    if expected is None or not beneath.holds_at(item.dir_fd, item.name, item.write.path, expected)[0]:
         raise _changed(item.write.path)
 
 
