@@ -534,18 +534,27 @@ def _point(data: bytes, offset: int) -> tuple[int, int]:
     return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
+def _point_after(data: bytes, start: int, start_row: int, offset: int) -> tuple[int, int]:
+    """`_point(data, offset)` for an offset at or after `start`, whose row is `start_row`."""
+    if offset < start:
+        return _point(data, offset)
+    return start_row + data.count(b"\n", start, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
 def reparse(spec: LanguageSpec, old_data: bytes, old_tree: Tree, data: bytes, change: Change | None) -> Tree:
     """Parse `data`, reusing the old tree around a known edit: a big file reparses in little time."""
     if change is None:
         return parse(spec, data)
     tree = old_tree.copy()  # the caller's tree stays valid for its own data
+    start_point = _point(old_data, change.start)
     tree.edit(
         start_byte=change.start,
         old_end_byte=change.old_end,
         new_end_byte=change.new_end,
-        start_point=_point(old_data, change.start),
-        old_end_point=_point(old_data, change.old_end),
-        new_end_point=_point(data, change.new_end),
+        start_point=start_point,
+        # Both versions hold the same bytes before the edit: its ends' rows are counted from its start.
+        old_end_point=_point_after(old_data, change.start, start_point[0], change.old_end),
+        new_end_point=_point_after(data, change.start, start_point[0], change.new_end),
     )
     return _parser(spec.grammar).parse(data, tree)
 
