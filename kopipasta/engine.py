@@ -37,6 +37,7 @@ class _FileState:
     stale: staleness.Changed | None = None  # what changed since a prompt showed the file
     names: set[str] = field(default_factory=set)  # the paths blocks wrote for it (an alias is a second name)
     renamed_with: list[str] = field(default_factory=list)  # the other end of a rename: written together or not at all
+    opened: Document | None = None  # the document as read: the staleness record reuses its analysis
 
     def fail(self, block_index: int) -> None:
         """Block `block_index` failed on this file: it holds the file back (PROTOCOL.md §7)."""
@@ -229,8 +230,9 @@ def _file_state(
                 f"Refusing to write {written}: it is read-only",
                 "make it writable (chmod u+w), or pass --force",
             )
-        state = _FileState(open_document(source, root), source.to_bytes() if source.exists else None)
-        state.stale = None if force else staleness.changed_since_prompt(root, source)
+        opened = open_document(source, root)
+        state = _FileState(opened, source.to_bytes() if source.exists else None, opened=opened)
+        state.stale = None if force else staleness.changed_since_prompt(root, source, opened)
         files[real] = state
     state.names.add(path)
     return real, state
@@ -407,7 +409,9 @@ def _commit(
         try:
             journal.write_changes(project, changes)
             staleness.after_write(
-                project.root, [(c.path, c.before, c.after) for c in changes if c.before is not None and c.after is not None]
+                project.root,
+                [(c.path, c.before, c.after) for c in changes if c.before is not None and c.after is not None],
+                [d for c in changes for d in (files[c.path].opened, files[c.path].document) if d is not None],
             )
             return Report(tuple(outcomes), tuple(changes), written=True)
         except journal.WriteFailed as failure:

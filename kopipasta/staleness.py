@@ -20,7 +20,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kopipasta.definitions import Definition
 from kopipasta.disk import beneath
@@ -28,6 +28,9 @@ from kopipasta.disk.digest import sha256_hex
 from kopipasta.errors import PatchError
 from kopipasta.model import Operation, Patch
 from kopipasta.workspace import Source
+
+if TYPE_CHECKING:
+    from kopipasta.document import Document
 
 STATE_DIR = ".kopipasta"
 RECORD = "prompted.json"
@@ -63,13 +66,33 @@ def _spans(data: bytes, definitions: Sequence[Definition]) -> dict[str, tuple[in
     }
 
 
-def _definitions(source: Source) -> tuple[Definition, ...]:
+def _definitions(source: Source, documents: Sequence[Document] = ()) -> tuple[Definition, ...]:
+    """The file's definitions, from the apply's own analysis of these very bytes when it has one."""
     from kopipasta.inventory import definitions_of
 
     try:
+        for document in documents:
+            if _same_analysis(document, source):
+                return tuple(document.definitions)
         return tuple(definitions_of(source))
     except PatchError:
         return ()
+
+
+def _same_analysis(document: Document, source: Source) -> bool:
+    """Whether `document.definitions` is what `definitions_of(source)` lists: a code file (not a
+    component's script, not data), the same bytes, and a tree a fresh parse gives. The tree of a
+    syntax check is an incremental reparse: trusted only without an ERROR node, where recovery
+    may differ from a fresh parse (as text patches do)."""
+    spec = document.spec
+    return (
+        spec is not None
+        and spec.embedding is None
+        and document.source.path == source.path
+        and len(document.data) == len(source.data)
+        and document.data == source.data
+        and not document.tree.root_node.has_error
+    )
 
 
 def _known(value: Any) -> list[str]:
@@ -104,8 +127,11 @@ def remember(root: Path, inventories: Iterable[tuple[Source, Sequence[Definition
         pass
 
 
-def changed_since_prompt(root: Path, source: Source) -> Changed | None:
-    """None when no prompt recorded the file, or it is as the prompt (or one of our applies) left it."""
+def changed_since_prompt(root: Path, source: Source, document: Document | None = None) -> Changed | None:
+    """None when no prompt recorded the file, or it is as the prompt (or one of our applies) left it.
+
+    `document`: the apply's document of `source`, whose definitions are then not listed again.
+    """
     if not source.exists:
         return None
     record = _read(root).get(source.path)
@@ -113,7 +139,7 @@ def changed_since_prompt(root: Path, source: Source) -> Changed | None:
         return None
     from kopipasta.inventory import target_names
 
-    definitions = _definitions(source)
+    definitions = _definitions(source, (document,) if document is not None else ())
     names = tuple(target_names(definitions))
     shown = _shown(record)
     spans = {
@@ -124,11 +150,13 @@ def changed_since_prompt(root: Path, source: Source) -> Changed | None:
     return Changed(definitions, names, spans)
 
 
-def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]]) -> None:
+def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]], documents: Sequence[Document] = ()) -> None:
     """The versions an apply wrote become known: (path, bytes before, bytes written).
 
     A definition that was unknown before the apply (the user's edit) and that
-    the apply left as it was stays unknown.
+    the apply left as it was stays unknown. `documents` are the apply's analyses
+    (the files as read and as written): a version one of them holds is not parsed
+    and listed again.
     """
     from kopipasta.workspace import source_from_bytes
 
@@ -141,9 +169,9 @@ def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]]) -> None
                 continue
             before, new = source_from_bytes(path, raw_before), source_from_bytes(path, raw_after)
             shown = _shown(record)
-            old_spans = _spans(before.data, _definitions(before))
+            old_spans = _spans(before.data, _definitions(before, documents))
             users_edit_kept = False
-            for name, (_, _, digest) in _spans(new.data, _definitions(new)).items():
+            for name, (_, _, digest) in _spans(new.data, _definitions(new, documents)).items():
                 previous = old_spans.get(name)
                 user_edit = previous is not None and name in shown and previous[2] not in _known(shown[name])
                 if user_edit and previous is not None and previous[2] == digest:
