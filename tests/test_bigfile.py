@@ -10,20 +10,21 @@ computation it replaces, and through the real CLI where a user sees it.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
+from cli_process import kopipasta
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_definitions_named import SOURCES, _code, _label
 
-from kopipasta import document, engine, workspace
+from kopipasta import document, engine, staleness, workspace
 from kopipasta.definitions import definitions_ending_in, definitions_named, list_definitions
 from kopipasta.disk import beneath
 from kopipasta.indent import UNIT_SAMPLE_LINES, detect_unit
 from kopipasta.languages import parse
 from kopipasta.render import value_rows
-from tests.cli_process import kopipasta
-from tests.test_definitions_named import SOURCES, _code, _label
 
 # Pieces of text that make the edge cases likely: newlines, multi-byte characters,
 # a sequence cut short, bytes that are never UTF-8.
@@ -158,3 +159,62 @@ def test_a_python_file_starting_with_blank_lines_is_patched(tmp_path: Path) -> N
     result = kopipasta("apply", str(reply), "--root", str(tmp_path), cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert (tmp_path / "m.py").read_bytes() == before.replace(b"return 2", b"return 3")
+
+
+_RECORDED = {
+    "auth.py": "import hmac\n\n\ndef make_token(user):\n    return user\n\n\ndef verify(token):\n    return bool(token)\n",
+    "crlf.py": "def a():\r\n    return 1\r\n\r\n\r\ndef b():\r\n    return 2\r\n",
+    "mixed.py": "def a():\r\n    return 1\n\n\ndef b():\n    return 2\n",
+    "broken.py": "def a():\n    return 1\n\n\ndef b(:\n    return 2\n\n\ndef c():\n    return 3\n",
+    "web/app.ts": "export function a(): number {\n  return 1;\n}\n\nexport function b(): number {\n  return 2;\n}\n",
+}
+
+_RECORDED_REPLY = "".join(
+    f"```{language}\n{comment} FILE: {path}\n{comment} TARGET_NODE: function {name}\n{body}```\n\n"
+    for language, comment, path, name, body in [
+        ("python", "#", "auth.py", "verify", "def verify(token):\n    return bool(token) and len(token) > 3\n"),
+        ("python", "#", "auth.py", "make_token", "def make_token(user):\n    return user + ':v2'\n"),
+        ("python", "#", "crlf.py", "b", "def b():\n    return 20\n"),
+        ("python", "#", "mixed.py", "b", "def b():\n    return 20\n"),
+        ("python", "#", "broken.py", "c", "def c():\n    return 30\n"),
+        ("typescript", "//", "web/app.ts", "b", "export function b(): number {\n  return 20;\n}\n"),
+    ]
+)
+
+
+def test_the_prompt_record_after_an_apply_is_the_one_fresh_listings_make(tmp_path: Path) -> None:
+    """The record's update reuses the apply's documents; from scratch it must come out the same."""
+    applied, fresh = tmp_path / "applied", tmp_path / "fresh"
+    for path, text in _RECORDED.items():
+        (applied / path).parent.mkdir(parents=True, exist_ok=True)
+        (applied / path).write_bytes(text.encode())
+    shown = kopipasta("prompt", *_RECORDED, "--stdout", "-t", "change them", "--root", str(applied), cwd=applied)
+    assert shown.returncode == 0, shown.stderr
+    shutil.copytree(applied, fresh)
+    (tmp_path / "reply.md").write_text(_RECORDED_REPLY, encoding="utf-8")
+    result = kopipasta("apply", str(tmp_path / "reply.md"), "--root", str(applied), cwd=applied)
+    assert result.returncode == 0, result.stdout + result.stderr
+    written = [(path, (fresh / path).read_bytes(), (applied / path).read_bytes()) for path in _RECORDED]
+    assert all(before != after for _, before, after in written)
+    staleness.after_write(fresh, written)  # no documents: every version parsed and listed afresh
+    record = ".kopipasta/prompted.json"
+    assert (applied / record).read_bytes() == (fresh / record).read_bytes()
+
+
+def test_the_record_update_lists_only_what_the_apply_did_not_analyse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kopipasta import inventory
+    from kopipasta.engine import apply_reply
+
+    for path, text in _RECORDED.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(text.encode())
+    shown = kopipasta("prompt", *_RECORDED, "--stdout", "-t", "change them", "--root", str(tmp_path), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    listed: list[str] = []
+    real = inventory.definitions_of
+    monkeypatch.setattr(inventory, "definitions_of", lambda source: listed.append(source.path) or real(source))
+    report = apply_reply(_RECORDED_REPLY, tmp_path)
+    assert report.written
+    # broken.py's trees hold an ERROR node, and mixed.py is written with its lines' own endings:
+    # those versions are listed afresh; every other version comes from the apply's documents.
+    assert sorted(listed) == ["broken.py", "broken.py", "mixed.py"]
