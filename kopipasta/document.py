@@ -32,6 +32,7 @@ from kopipasta.workspace import Source
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
+_SMALL_FILE = 64 * 1024  # bytes: counting every newline of such a file is cheaper than finding them one by one
 _NOT_YET = object()  # the indent unit not asked yet (None is an answer: no unit)
 
 
@@ -65,6 +66,8 @@ def _file_unit(data: bytes, spec: LanguageSpec | None, tree: Tree | None) -> Uni
 
 def _sample(data: bytes) -> bytes:
     """The file's first UNIT_SAMPLE_LINES lines (without the newline after the last)."""
+    if len(data) <= _SMALL_FILE and data.count(b"\n") < UNIT_SAMPLE_LINES:
+        return data
     end = -1
     for _ in range(UNIT_SAMPLE_LINES):
         end = data.find(b"\n", end + 1)
