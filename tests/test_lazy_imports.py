@@ -32,7 +32,7 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     "tree_sitter_yaml", "tree_sitter_c_sharp", "tree_sitter_embedded_template",
     # features the reply does not use: text patches, data paths, insertions, merges, file blocks,
     # Vue/Svelte, statement imports of other languages, "did you mean" for missing files
-    "kopipasta.text", "kopipasta.data.", "kopipasta.datapath", "kopipasta.insert", "kopipasta.mergeplan",
+    "kopipasta.text", "kopipasta.textpatch_syntax", "kopipasta.data.", "kopipasta.datapath", "kopipasta.insert", "kopipasta.mergeplan",
     "kopipasta.anchors", "kopipasta.reading", "kopipasta.embedded", "kopipasta.statement_imports",
     "kopipasta.samename",
     # stdlib a small apply does not need: OpenSSL for hashing, zip readers for query files
