@@ -9,7 +9,6 @@ TOML files their root keys and each `[table]` (kind `table`).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -102,6 +101,8 @@ def json_path_segment(key: str) -> str:
     """A top-level key as a TARGET_PATH: bare when it can be, else `["a.b"]`."""
     if key and key != "$" and not _NEEDS_QUOTES.search(key):
         return key
+    import json  # only for a key that needs quoting: `nodes` on code files never imports json
+
     return f"[{json.dumps(key, ensure_ascii=False)}]"
 
 

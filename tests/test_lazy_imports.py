@@ -141,6 +141,7 @@ def test_a_text_patch_reply_loads_the_text_patch_modules_it_runs(tmp_path: Path)
     )
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
     assert "kopipasta.text.files" in loaded
+    assert "kopipasta.textpatch_syntax" in loaded
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
 
 
@@ -149,6 +150,8 @@ def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
     (tmp_path / "empty.py").write_text("x = 1\n")
     loaded = loaded_modules(tmp_path, "nodes", "cart.py", "empty.py")
     assert [m for m in loaded if m.startswith("rich")] == []
+    # Listing code files needs neither the apply's model and report nor Vue/Svelte (json: the probe's own).
+    assert [m for m in loaded if m in ("kopipasta.model", "kopipasta.report", "kopipasta.embedded")] == []
     listing = subprocess.run(
         [sys.executable, "-m", "kopipasta", "nodes", "cart.py", "empty.py"], cwd=tmp_path, capture_output=True, text=True
     )
@@ -161,3 +164,13 @@ def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
         "empty.py\n"
         "  variable  x           1\n"
     )
+
+
+def test_a_prompt_of_named_files_does_not_import_the_gitignore_matcher(tmp_path: Path) -> None:
+    # pathspec reads .gitignore for a walk or a glob; files named one by one need no matching.
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    (tmp_path / ".gitignore").write_text("*.log\n")
+    loaded = loaded_modules(tmp_path, "prompt", "cart.py", "-t", "Round the tax down", "--stdout")
+    assert [m for m in loaded if m.startswith("pathspec")] == []
+    walked = loaded_modules(tmp_path, "prompt", ".", "-t", "Round the tax down", "--stdout")
+    assert "pathspec" in walked
