@@ -172,5 +172,6 @@ def test_a_prompt_of_named_files_does_not_import_the_gitignore_matcher(tmp_path:
     (tmp_path / ".gitignore").write_text("*.log\n")
     loaded = loaded_modules(tmp_path, "prompt", "cart.py", "-t", "Round the tax down", "--stdout")
     assert [m for m in loaded if m.startswith("pathspec")] == []
+    assert "tomllib" not in loaded  # no pyproject.toml or kopipasta.toml to read
     walked = loaded_modules(tmp_path, "prompt", ".", "-t", "Round the tax down", "--stdout")
     assert "pathspec" in walked
