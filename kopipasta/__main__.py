@@ -1,3 +1,17 @@
-from kopipasta.cli import main
+"""`python -m kopipasta` and the `kopipasta` command."""
 
-main()
+from __future__ import annotations
+
+
+def run() -> None:
+    # Before importing the CLI: importing it is most of a short run's allocations.
+    from kopipasta.shortrun import pace_for_a_short_run
+
+    pace_for_a_short_run()
+    from kopipasta.cli import main
+
+    main()
+
+
+if __name__ == "__main__":
+    run()

@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from kopipasta.report import EXIT_NO_PATCH, error_text
-
 if TYPE_CHECKING:
     from kopipasta.model import Report
     from kopipasta.verify import VerifyResult
@@ -74,6 +72,8 @@ def read_reply(reply: str | None, *, as_json: bool = False, dry_run: bool = Fals
 
     Under --json a reply that cannot be read is still a JSON report on stdout.
     """
+    from kopipasta.report import EXIT_NO_PATCH
+
     failed = _fail_json(dry_run) if as_json else fail
     if reply in (None, "-"):
         if reply is None and sys.stdin.isatty():
@@ -243,7 +243,7 @@ def apply(
     """Apply the patches in REPLY (a file, '-' or stdin) to the project."""
     from kopipasta import journal
     from kopipasta.engine import apply_reply
-    from kopipasta.report import EXIT_FAILED, exit_status
+    from kopipasta.report import EXIT_FAILED, error_text, exit_status
 
     if revert_on_fail and not verify_command:
         raise click.UsageError("--revert-on-fail needs --verify CMD: it reverts when that command fails")
@@ -411,8 +411,6 @@ def nodes(files: tuple[str, ...], root: Path, as_json: bool) -> None:
     For a JSON file, its top-level keys (TARGET_PATH). A file that is missing or
     has no grammar is reported on stderr; the others are still listed (exit 1).
     """
-    import json
-
     from kopipasta.errors import PatchError
     from kopipasta.inventory import file_definitions, root_relative, target_names
     from kopipasta.workspace import normalise
@@ -443,6 +441,8 @@ def nodes(files: tuple[str, ...], root: Path, as_json: bool) -> None:
             }
         )
     if as_json:
+        import json
+
         click.echo(json.dumps(records, indent=2, ensure_ascii=False))
     else:
         _print_nodes(listed)
@@ -454,7 +454,7 @@ def _line_range(line: int, end_line: int) -> str:
 
 
 def _print_nodes(listed: list[tuple[str, list[tuple[str, str, str]]]]) -> None:
-    from kopipasta.report import make_console
+    from kopipasta.plain import make_console  # not report's: `nodes` needs no model (issue 9)
 
     console = make_console()
     every = [row for _, rows in listed for row in rows]

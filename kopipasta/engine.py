@@ -13,6 +13,7 @@ import errno
 import fnmatch
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kopipasta import journal, staleness
 from kopipasta.disk import faults, limits, lock, newlines
@@ -22,8 +23,11 @@ from kopipasta.intake import RESET_MARKER, read_reply
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import apply_patch
 from kopipasta.plan import plan
-from kopipasta.textpatch_syntax import TextPatch, read_text_patch
+from kopipasta.textpatch_markers import may_be_text_patch
 from kopipasta.workspace import load, normalise, resolve_real
+
+if TYPE_CHECKING:
+    from kopipasta.textpatch_syntax import TextPatch
 
 
 @dataclass
@@ -115,7 +119,11 @@ def _apply_blocks(
     files: dict[str, _FileState] = {}
     for block in blocks:
         try:
-            text_patch = read_text_patch(block)
+            text_patch = None
+            if may_be_text_patch(block):  # plain code never imports the text-patch reader (issue 9)
+                from kopipasta.textpatch_syntax import read_text_patch
+
+                text_patch = read_text_patch(block)
         except PatchError as error:
             outcomes.append(_failed(block, None, error.message, error.hint, type(error).__name__))
             _hold_file(root, files, block, options)

@@ -91,6 +91,10 @@ def read_reply(text: str) -> Reply:
             blocks.append(block)
             index = block.index
     # Text patches written straight into the reply, unfenced (PROTOCOL.md §8); a RESET withdraws them too.
+    from kopipasta.textpatch_markers import may_hold_unfenced_patches
+
+    if not may_hold_unfenced_patches(lines, prose):
+        return Reply(blocks, withdrawn)  # no marker outside the fences: the reader is not imported (issue 9)
     from kopipasta.textpatch_syntax import merge_unfenced
 
     return Reply(merge_unfenced(blocks, lines, prose, after=last_reset, first_index=withdrawn + 1), withdrawn)

@@ -9,22 +9,20 @@ TOML files their root keys and each `[table]` (kind `table`).
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from kopipasta import data as data_formats
-from kopipasta import embedded
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, language_for_path, parse
+from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.workspace import Source, load
 
 JSON_KEY_KIND = "key"
 # A key that a bare TARGET_PATH segment cannot hold (datapath's path syntax).
-_NEEDS_QUOTES = re.compile(r"[.\[\]]|^\s|\s$")
+_NEEDS_QUOTES = lazy_compile(r"[.\[\]]|^\s|\s$")
 
 
 def load_existing(root: Path, relative: str) -> Source:
@@ -74,6 +72,8 @@ def definitions_of(source: Source) -> list[Definition]:
             "such a file can only be replaced whole",
         )
     if spec.embedding is not None:
+        from kopipasta import embedded  # imported for Vue/Svelte only (issue 9)
+
         return embedded.definitions(spec, source.data)  # a Vue/Svelte component's <script>
     return list_definitions(spec, parse(spec, source.data))
 
@@ -101,6 +101,8 @@ def json_path_segment(key: str) -> str:
     """A top-level key as a TARGET_PATH: bare when it can be, else `["a.b"]`."""
     if key and key != "$" and not _NEEDS_QUOTES.search(key):
         return key
+    import json  # only for a key that needs quoting: `nodes` on code files never imports json
+
     return f"[{json.dumps(key, ensure_ascii=False)}]"
 
 

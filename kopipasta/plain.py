@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import IO
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 # Console markup the code writes, e.g. "[bold]Sample project:[/bold]".
 _MARKUP = re.compile(r"\[/?(?:bold|dim|red|green|yellow|cyan|italic)\]")
@@ -43,6 +46,19 @@ class PlainConsole:
             parts.append(_MARKUP.sub("", text) if markup and isinstance(item, str) else text)
         self.file.write(" ".join(parts) + "\n")
         self.file.flush()
+
+
+def make_console(stderr: bool = False) -> Console:
+    """rich's Console on a terminal; a PlainConsole (no wrapping, no rich) on a pipe or file.
+
+    Here rather than in report.py, so that `nodes` on a pipe imports neither rich nor the
+    report's model (issue 9); report.py re-exports it.
+    """
+    if not is_terminal(sys.stderr if stderr else sys.stdout):
+        return PlainConsole(stderr=stderr)  # type: ignore[return-value]
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 def is_terminal(stream: IO[str] | None) -> bool:

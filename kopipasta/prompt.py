@@ -44,10 +44,10 @@ from kopipasta.languages import (
     LanguageSpec,
     language_for_path,
 )
+from kopipasta.prompt_template import TEMPLATE_NAME
 from kopipasta.staleness import remember as remember_prompt
 from kopipasta.workspace import Source, normalise
 
-TEMPLATE_NAME = "prompt.j2"
 PROJECT_TEMPLATE = Path(".kopipasta") / TEMPLATE_NAME
 
 # An example restates a definition in full: longer ones cost more than they teach.
@@ -482,47 +482,30 @@ def _applies_unchanged(block: str, root: Path) -> bool:
 # --- template -----------------------------------------------------------------
 
 
-def _bundled_template() -> str:
-    """The built-in template's text, read by path where it is a file (the usual install).
-
-    importlib.resources would import zipfile and its readers at every prompt (issue 9);
-    it stays the way for anything else (a zipped install).
-    """
-    import importlib.util
-
-    spec = importlib.util.find_spec("kopipasta.prompts")  # the package's folder, without importing it
-    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
-        path = Path(folder) / TEMPLATE_NAME
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    from importlib import resources
-
-    return resources.files("kopipasta.prompts").joinpath(TEMPLATE_NAME).read_text(encoding="utf-8")
-
-
 def _render(root: Path, template: Path | None, context: dict[str, object]) -> str:
     import jinja2
 
-    environment = jinja2.Environment(
-        autoescape=False,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    from kopipasta import prompt_template
+
     path = template if template is not None else root / PROJECT_TEMPLATE
+    bundled = False
     try:
         if template is not None or path.is_file():
             source = path.read_text(encoding="utf-8")
         else:
             path = Path(f"kopipasta/prompts/{TEMPLATE_NAME}")
-            source = _bundled_template()
+            source = prompt_template.bundled_text()
+            bundled = True
     except OSError as error:
         raise TemplateProblem(f"Cannot read template {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise TemplateProblem(f"Cannot read template {path}: it is not UTF-8 text") from None
     try:
-        return environment.from_string(source).render(**context)
+        if bundled:  # shipped precompiled for exactly this text (prompt_template.py)
+            compiled = prompt_template.bundled_template(source)
+        else:
+            compiled = prompt_template.environment().from_string(source)
+        return compiled.render(**context)
     except jinja2.TemplateSyntaxError as error:
         raise TemplateProblem(f"Template {path}, line {error.lineno}: {error.message}") from None
     except jinja2.TemplateError as error:

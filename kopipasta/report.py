@@ -18,6 +18,9 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from kopipasta.model import DIRECTIVE_OF_OPERATION, FileChange, Operation, Outcome, Report, Status
+from kopipasta.plain import (
+    make_console as make_console,  # re-exported: it lives in plain.py (issue 9)
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -103,19 +106,6 @@ def unified_diff(change: FileChange) -> list[str]:
         if not line.endswith("\n"):
             out.append("\\ No newline at end of file")
     return out
-
-
-def make_console(stderr: bool = False) -> Console:
-    """rich's Console on a terminal; a PlainConsole (no wrapping, no rich) on a pipe or file."""
-    import sys
-
-    from kopipasta.plain import PlainConsole, is_terminal
-
-    if not is_terminal(sys.stderr if stderr else sys.stdout):
-        return PlainConsole(stderr=stderr)  # type: ignore[return-value]
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 def _is_plain(console: Console) -> bool:

@@ -116,11 +116,13 @@ class _Ignore:
     """`.gitignore` files from the root down, plus the settings' `exclude` globs."""
 
     def __init__(self, root: Path, exclude: Sequence[str]) -> None:
-        import pathspec
-
         self.root = root
-        self._specs: dict[Path, pathspec.PathSpec | None] = {}
-        self._exclude = pathspec.PathSpec.from_lines("gitwildmatch", exclude) if exclude else None
+        self._specs: dict[Path, object | None] = {}
+        self._exclude = None
+        if exclude:  # pathspec (~5 ms of imports) only when a pattern or a walk needs it: named files do not
+            import pathspec
+
+            self._exclude = pathspec.PathSpec.from_lines("gitwildmatch", exclude)
 
     def _spec(self, folder: Path) -> object | None:
         import pathspec

@@ -64,6 +64,9 @@ def run_session(
     if importlib.util.find_spec("termios") is None:
         console.print("❌ The key loop needs a Unix terminal: pipe the reply to `kopipasta apply` instead", markup=False)
         return 1
+    from kopipasta.shortrun import pace_for_a_long_run
+
+    pace_for_a_long_run()  # the loop runs for minutes: the collector's usual pace
     return Session(files, task=task, root=root, template=template, console=console).run()
 
 

@@ -70,16 +70,17 @@ def load_settings(root: Path) -> Settings:
 
 def _read(path: Path) -> dict[str, Any] | None:
     """The TOML file's table; None when missing. A broken pyproject.toml matters only if it is ours."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on 3.10 only
-        import tomli as tomllib
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return None
     except OSError as error:
         raise SettingsProblem(f"Cannot read {path.name}: {error.strerror or error}") from None
+    # Imported once there is TOML to read: a project without settings files never pays for it (issue 9).
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:

@@ -32,7 +32,7 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     "tree_sitter_yaml", "tree_sitter_c_sharp", "tree_sitter_embedded_template",
     # features the reply does not use: text patches, data paths, insertions, merges, file blocks,
     # Vue/Svelte, statement imports of other languages, "did you mean" for missing files
-    "kopipasta.text", "kopipasta.data.", "kopipasta.datapath", "kopipasta.insert", "kopipasta.mergeplan",
+    "kopipasta.text", "kopipasta.textpatch_syntax", "kopipasta.data.", "kopipasta.datapath", "kopipasta.insert", "kopipasta.mergeplan",
     "kopipasta.anchors", "kopipasta.reading", "kopipasta.embedded", "kopipasta.statement_imports",
     "kopipasta.samename",
     # stdlib a small apply does not need: OpenSSL for hashing, zip readers for query files
@@ -141,6 +141,7 @@ def test_a_text_patch_reply_loads_the_text_patch_modules_it_runs(tmp_path: Path)
     )
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
     assert "kopipasta.text.files" in loaded
+    assert "kopipasta.textpatch_syntax" in loaded
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
 
 
@@ -149,6 +150,8 @@ def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
     (tmp_path / "empty.py").write_text("x = 1\n")
     loaded = loaded_modules(tmp_path, "nodes", "cart.py", "empty.py")
     assert [m for m in loaded if m.startswith("rich")] == []
+    # Listing code files needs neither the apply's model and report nor Vue/Svelte (json: the probe's own).
+    assert [m for m in loaded if m in ("kopipasta.model", "kopipasta.report", "kopipasta.embedded")] == []
     listing = subprocess.run(
         [sys.executable, "-m", "kopipasta", "nodes", "cart.py", "empty.py"], cwd=tmp_path, capture_output=True, text=True
     )
@@ -161,3 +164,14 @@ def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
         "empty.py\n"
         "  variable  x           1\n"
     )
+
+
+def test_a_prompt_of_named_files_does_not_import_the_gitignore_matcher(tmp_path: Path) -> None:
+    # pathspec reads .gitignore for a walk or a glob; files named one by one need no matching.
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    (tmp_path / ".gitignore").write_text("*.log\n")
+    loaded = loaded_modules(tmp_path, "prompt", "cart.py", "-t", "Round the tax down", "--stdout")
+    assert [m for m in loaded if m.startswith("pathspec")] == []
+    assert "tomllib" not in loaded  # no pyproject.toml or kopipasta.toml to read
+    walked = loaded_modules(tmp_path, "prompt", ".", "-t", "Round the tax down", "--stdout")
+    assert "pathspec" in walked
