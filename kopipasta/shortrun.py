@@ -8,14 +8,25 @@ no collection or one, while a long one (a 100k-line file) still collects, every
 50,000 net allocations: cycles are freed late, never kept. Measured on the
 100k-line bench file: the same peak memory (131 MiB) and ~3% less CPU.
 The interactive session is long-running and goes back to the defaults.
+
+A short run also leaves without tearing the interpreter down (`leave`): once
+the command has finished (files written and fsynced, the report printed), the
+exit status is all that is left to give, and freeing every module, class and
+parse tree one by one costs ~5-15 ms of a one-block apply and ~35 ms after a
+100k-line file. stdout and stderr are flushed first; kopipasta registers no
+atexit handler. The session keeps the ordinary exit.
 """
 
 from __future__ import annotations
 
 import gc
+import os
+import sys
+from typing import NoReturn
 
 SHORT_RUN_THRESHOLD = 50_000
 _DEFAULT_THRESHOLDS = gc.get_threshold()
+_long_run = False
 
 
 def pace_for_a_short_run() -> None:
@@ -23,4 +34,19 @@ def pace_for_a_short_run() -> None:
 
 
 def pace_for_a_long_run() -> None:
+    global _long_run
+    _long_run = True
     gc.set_threshold(*_DEFAULT_THRESHOLDS)
+
+
+def leave(done: SystemExit) -> NoReturn:
+    """End a finished short run with its status, skipping the interpreter's teardown."""
+    status = done.code
+    if _long_run or not (status is None or isinstance(status, int)):
+        raise done  # the session, or a message as the status: the ordinary exit
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        raise done from None  # output that cannot be flushed: let the ordinary exit report it
+    os._exit(status or 0)
