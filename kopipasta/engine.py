@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import errno
 import fnmatch
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -326,31 +327,31 @@ _STRIDE = 64 * 1024
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:
-    """Length of the common prefix: equal strides skipped at C speed, then a binary search in the first unequal one."""
-    size = min(len(a), len(b))
-    low = 0
-    while low + _STRIDE <= size and a.startswith(memoryview(b)[low : low + _STRIDE], low):
-        low += _STRIDE
-    high = min(low + _STRIDE, size)
-    while low < high:  # a[:low] == b[:low] holds throughout: only the bytes after low are compared
-        middle = (low + high + 1) // 2
-        if a.startswith(memoryview(b)[low:middle], low):
-            low = middle
-        else:
-            high = middle - 1
-    return low
+    """Length of the common prefix."""
+    return _agreeing_length(min(len(a), len(b)), lambda i, j: a.startswith(memoryview(b)[i:j], i))
 
 
 def _common_suffix(a: bytes, b: bytes) -> int:
-    """Length of the common suffix, the same way from the ends."""
-    size = min(len(a), len(b))
+    """Length of the common suffix."""
+    return _agreeing_length(
+        min(len(a), len(b)), lambda i, j: a.endswith(memoryview(b)[len(b) - j : len(b) - i], 0, len(a) - i)
+    )
+
+
+def _agreeing_length(size: int, agree: Callable[[int, int], bool]) -> int:
+    """The longest length ≤ size over which two byte strings agree, counted from one end.
+
+    `agree(i, j)` says whether they agree from the i-th to the j-th byte from that end,
+    given they agree over the first i. Equal strides are skipped at C speed, then a
+    binary search runs in the first unequal one.
+    """
     low = 0
-    while low + _STRIDE <= size and a.endswith(memoryview(b)[len(b) - low - _STRIDE : len(b) - low], 0, len(a) - low):
+    while low + _STRIDE <= size and agree(low, low + _STRIDE):
         low += _STRIDE
     high = min(low + _STRIDE, size)
-    while low < high:  # the last `low` bytes are equal: only the ones before them are compared
+    while low < high:  # they agree over the first `low` bytes: only the bytes after them are compared
         middle = (low + high + 1) // 2
-        if a.endswith(memoryview(b)[len(b) - middle : len(b) - low], 0, len(a) - low):
+        if agree(low, middle):
             low = middle
         else:
             high = middle - 1
