@@ -106,8 +106,8 @@ def lstat_at(dir_fd: int, name: str) -> os.stat_result | None:
         return None
 
 
-def read_at(dir_fd: int, name: str, relative: str) -> tuple[bytes, os.stat_result]:
-    """The bytes of the regular file `name` in `dir_fd`, never through a symlink or into a FIFO."""
+def _open_regular(dir_fd: int, name: str, relative: str) -> tuple[int, os.stat_result]:
+    """A descriptor of the regular file `name` in `dir_fd`, never through a symlink or into a FIFO; the caller closes it."""
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError as error:
@@ -118,6 +118,16 @@ def read_at(dir_fd: int, name: str, relative: str) -> tuple[bytes, os.stat_resul
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise OSError(errno.EINVAL, "not a regular file", relative)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def read_at(dir_fd: int, name: str, relative: str) -> tuple[bytes, os.stat_result]:
+    """The bytes of the regular file `name` in `dir_fd`, never through a symlink or into a FIFO."""
+    fd, info = _open_regular(dir_fd, name, relative)
+    try:
         chunks: list[bytes] = []
         while True:
             chunk = os.read(fd, max(1 << 20, info.st_size + 1))
@@ -135,16 +145,8 @@ def holds_at(dir_fd: int, name: str, relative: str, expected: bytes) -> tuple[bo
     Compared a read at a time, so checking a big file before writing it does not hold
     a second copy of it.
     """
+    fd, info = _open_regular(dir_fd, name, relative)
     try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise _symlink_refusal(relative, relative) from None
-        raise
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", relative)
         position = 0
         while True:
             chunk = os.read(fd, 1 << 20)
