@@ -17,12 +17,7 @@ from kopipasta import data as data_formats
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.errors import TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, language_for_path, parse
-from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.workspace import Source, load
-
-JSON_KEY_KIND = "key"
-# A key that a bare TARGET_PATH segment cannot hold (datapath's path syntax).
-_NEEDS_QUOTES = lazy_compile(r"[.\[\]]|^\s|\s$")
 
 
 def load_existing(root: Path, relative: str) -> Source:
@@ -95,15 +90,6 @@ def target_names(definitions: Sequence[Definition]) -> list[str]:
         else:
             names.append(definition.qualified_name)
     return names
-
-
-def json_path_segment(key: str) -> str:
-    """A top-level key as a TARGET_PATH: bare when it can be, else `["a.b"]`."""
-    if key and key != "$" and not _NEEDS_QUOTES.search(key):
-        return key
-    import json  # only for a key that needs quoting: `nodes` on code files never imports json
-
-    return f"[{json.dumps(key, ensure_ascii=False)}]"
 
 
 def _data_keys(source: Source) -> list[Definition]:

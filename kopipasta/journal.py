@@ -149,13 +149,6 @@ def ensure_state_dir_fd(root_fd: int) -> int:
     return state_fd
 
 
-def ensure_state_dir(root: Path) -> Path:
-    """`.kopipasta/` under the root (refused when it is a symlink), with its .gitignore."""
-    with beneath.root_descriptor(root) as root_fd:
-        os.close(ensure_state_dir_fd(root_fd))
-    return root / STATE_DIR
-
-
 def append_state_line(root: Path, name: str, line: str) -> None:
     """Append one line to `.kopipasta/<name>`, never through a symlink."""
     with beneath.root_descriptor(root) as root_fd:

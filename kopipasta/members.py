@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from kopipasta import wholefile
 from kopipasta.definitions import Definition, comment_block_start, list_definitions
 from kopipasta.fields import field_key
-from kopipasta.languages import LanguageSpec, parse
+from kopipasta.languages import LanguageSpec
 from kopipasta.render import payload_tree, wrapped_tree
 
 if TYPE_CHECKING:
@@ -239,6 +239,3 @@ def text_of(lines: list[str], member: Member) -> str:
 def has_placeholder(parsed: Parsed, member: Member) -> bool:
     return any(member.first_row <= row <= member.last_row for row in parsed.placeholders)
 
-
-def parse_text(spec: LanguageSpec, text: str) -> Tree:
-    return parse(spec, text.encode("utf-8"))

@@ -199,11 +199,6 @@ def _readonly(info: os.stat_result) -> bool:
     return not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
 
 
-def remove_file(path: Path) -> None:
-    """Delete a file a reply deletes (only under `apply --allow-delete`); gone already is fine."""
-    path.unlink(missing_ok=True)
-
-
 def write_atomic(path: Path, data: bytes) -> None:
     """Write through a temporary file in the same folder, then rename over the original.
 

@@ -120,11 +120,6 @@ def row_end(node: Node, raw: bytes) -> int:
     return node.start_byte + len(raw[node.start_byte:node.end_byte].rstrip())
 
 
-def indent_of_row(raw: bytes, offset: int) -> int:
-    start = raw.rfind(b"\n", 0, offset) + 1
-    return len(raw[start:offset]) - len(raw[start:offset].lstrip(b" "))
-
-
 def column_at(raw: bytes, offset: int) -> int:
     return offset - (raw.rfind(b"\n", 0, offset) + 1)
 
