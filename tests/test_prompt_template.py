@@ -12,9 +12,9 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from cli_process import kopipasta
 
 from kopipasta import prompt_template
-from tests.cli_process import kopipasta
 
 SAMPLE = Path(__file__).resolve().parent / "snapshots" / "prompt_project"
 SAMPLE_FILES = ["app/cart.py", "src/CartView.tsx", "package.json"]
