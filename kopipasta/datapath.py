@@ -39,12 +39,11 @@ import json
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Any
 
 from tree_sitter import Node, Parser
-from tree_sitter_language_pack import get_parser
 
 from kopipasta.errors import (
     AmbiguousTarget,
@@ -53,7 +52,7 @@ from kopipasta.errors import (
     TargetNotFound,
     UnsupportedFile,
 )
-from kopipasta.languages import first_error
+from kopipasta.languages import first_error, grammar_parser
 
 Key = str | int  # a str is an object key, an int an array index
 Edit = tuple[int, int, str]  # byte span of the original file, and the text that replaces it
@@ -206,9 +205,8 @@ def _verify(result: str, expected: Any, path: str, file: str, allow_comments: bo
                                "nothing was written; this is a kopipasta bug, please report it")
 
 
-@lru_cache(maxsize=1)
 def _parser() -> Parser:
-    return get_parser("json")
+    return grammar_parser("json")
 
 
 def _parse(raw: bytes, blank_commas: list[int] | None = None) -> Node:

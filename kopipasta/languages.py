@@ -506,7 +506,8 @@ def _binding(grammar: str) -> ModuleType:
 
 
 @functools.cache
-def _parser(grammar: str) -> Parser:
+def grammar_parser(grammar: str) -> Parser:
+    """The one parser of a grammar for the whole run (code files here; JSON, YAML and TOML in data/)."""
     from tree_sitter import Parser
 
     return Parser(grammar_language(grammar))
@@ -527,7 +528,7 @@ def _query_text(name: str) -> str:
 
 
 def parse(spec: LanguageSpec, data: bytes) -> Tree:
-    return _parser(spec.grammar).parse(data)
+    return grammar_parser(spec.grammar).parse(data)
 
 
 def _point(data: bytes, offset: int) -> tuple[int, int]:
@@ -556,7 +557,7 @@ def reparse(spec: LanguageSpec, old_data: bytes, old_tree: Tree, data: bytes, ch
         old_end_point=_point_after(old_data, change.start, start_point[0], change.old_end),
         new_end_point=_point_after(data, change.start, start_point[0], change.new_end),
     )
-    return _parser(spec.grammar).parse(data, tree)
+    return grammar_parser(spec.grammar).parse(data, tree)
 
 
 @functools.cache

@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from tree_sitter import Node, Parser
-from tree_sitter_language_pack import get_parser
 
 from kopipasta.data.common import Key
+from kopipasta.languages import grammar_parser
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -24,9 +23,8 @@ KEY_TYPES = ("bare_key", "quoted_key", "dotted_key")
 TablePath = tuple[Key, ...]
 
 
-@lru_cache(maxsize=1)
 def toml_parser() -> Parser:
-    return get_parser("toml")
+    return grammar_parser("toml")
 
 
 @dataclass

@@ -4,13 +4,12 @@ mapping pairs and sequence items, keys as text, and where a value's last byte is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import yaml
 from tree_sitter import Node, Parser
-from tree_sitter_language_pack import get_parser
 
 from kopipasta.data.common import Key
+from kopipasta.languages import grammar_parser
 
 WRAPPERS = ("block_node", "flow_node")
 DECORATIONS = ("anchor", "tag")
@@ -20,9 +19,8 @@ BLOCK = ("block_mapping", "block_sequence")
 SCALARS = ("plain_scalar", "double_quote_scalar", "single_quote_scalar")
 
 
-@lru_cache(maxsize=1)
 def yaml_parser() -> Parser:
-    return get_parser("yaml")
+    return grammar_parser("yaml")
 
 
 # --- the tree ---------------------------------------------------------------------------------
