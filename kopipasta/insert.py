@@ -23,13 +23,8 @@ from kopipasta import wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition
 from kopipasta.errors import PayloadError
-from kopipasta.imports import (
-    TextEdit,
-    apply_edits,
-    plan_imports,
-    refuse_unmerged_imports,
-    split_imports,
-)
+from kopipasta.import_merge import plan_imports
+from kopipasta.imports import TextEdit, apply_edits, refuse_unmerged_imports, split_imports
 from kopipasta.indent import Unit, detect_unit
 from kopipasta.languages import LanguageSpec
 from kopipasta.model import Operation

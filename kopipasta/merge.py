@@ -23,20 +23,11 @@ from typing import TYPE_CHECKING
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition
 from kopipasta.errors import AmbiguousTarget, TargetNotFound
-from kopipasta.imports import apply_edits, plan_imports
-from kopipasta.members import (
-    CONTAINER_KINDS,
-    Member,
-    Parsed,
-    has_placeholder,
-    members,
-    read_file,
-    read_payload,
-    squash,
-    structural,
-    text_of,
-)
+from kopipasta.import_merge import plan_imports
+from kopipasta.imports import apply_edits
+from kopipasta.members import CONTAINER_KINDS, Member, has_placeholder, members, squash, text_of
 from kopipasta.model import Operation
+from kopipasta.parsed import Parsed, read_file, read_payload, structural
 from kopipasta.replace import replace_node
 from kopipasta.resolve import Target, resolve_with_payload
 

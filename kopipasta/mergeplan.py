@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from kopipasta.definitions import Definition
 from kopipasta.errors import PatchError, PayloadError
 from kopipasta.languages import LanguageSpec
-from kopipasta.members import Member, Parsed
+from kopipasta.members import Member
+from kopipasta.parsed import Parsed
 
 
 @dataclass(frozen=True)

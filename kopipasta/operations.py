@@ -4,9 +4,9 @@ Each operation takes the file as it stands after the blocks before it and
 returns the new data, or raises a PatchError. Nothing here writes to disk.
 
 Only what a TARGET_NODE on a code file runs is imported at the top; every other
-operation's modules (data paths, whole files, Vue/Svelte, insertions, "did you
-mean") are imported where it runs, so a reply pays at start-up only for what it
-uses (issue 9).
+operation's modules (data paths, whole files, Vue/Svelte, insertions, merges,
+"did you mean") are imported where it runs, so a reply pays at start-up only for
+what it uses (issue 9).
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta import merge
 from kopipasta.document import Document
 from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, LanguageSpec, parse
-from kopipasta.members import placeholder_rows, read_payload, structural
 from kopipasta.model import Operation, Patch
+from kopipasta.parsed import only_its_target, placeholder_rows, read_payload, structural
 from kopipasta.replace import replace_node
 from kopipasta.resolve import parse_target, resolve_with_payload_in
 from kopipasta.workspace import Source, load
@@ -97,8 +96,13 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     definition, picked_note = resolve_with_payload_in(
         target, document, patch.file, patch.payload, overloads=spec.has_overloads
     )
-    # A payload that elides, or restates more than its target, is merged as §6 reads a file block.
-    merged = merge.merge_targeted(document, patch.payload, definition, file=patch.file, label=str(target))
+    # A payload that elides, or restates more than its target, is merged as §6 reads a file block;
+    # one that is plainly its target (the common case) is told without importing the merge.
+    merged = None
+    if not only_its_target(document, patch.payload, definition):
+        from kopipasta import merge
+
+        merged = merge.merge_targeted(document, patch.payload, definition, file=patch.file, label=str(target))
     if merged is not None:
         note = "; ".join(n for n in (picked_note, merged.note()) if n)
         return Edit(merged.data, merged.tree, note, merged.reading)
@@ -136,7 +140,7 @@ def _set_path(patch: Patch, document: Document) -> Edit:
 
 
 def _whole_file(patch: Patch, document: Document) -> Edit:
-    from kopipasta import embedded, reading, wholefile
+    from kopipasta import embedded, merge, reading, wholefile
     from kopipasta.check import check_syntax
 
     source = document.source
@@ -185,7 +189,7 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
 
 def _embedded_fragment(patch: Patch, document: Document) -> Edit:
     """Bare script code sent as a Vue/Svelte file block: a fragment (or elided script) merged into its `<script>`."""
-    from kopipasta import embedded
+    from kopipasta import embedded, merge
 
     assert document.spec is not None
     reading_kind = ""

@@ -37,15 +37,8 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from kopipasta.definitions import Definition
-from kopipasta.members import (
-    CONTAINER_KINDS,
-    Parsed,
-    members,
-    placeholder_rows,
-    read_file,
-    read_payload,
-    structural,
-)
+from kopipasta.members import CONTAINER_KINDS, members
+from kopipasta.parsed import Parsed, placeholder_rows, read_file, read_payload, structural
 
 if TYPE_CHECKING:
     from kopipasta.document import Document

@@ -13,13 +13,7 @@ from typing import TYPE_CHECKING
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition
 from kopipasta.errors import PayloadError
-from kopipasta.imports import (
-    TextEdit,
-    apply_edits,
-    plan_imports,
-    refuse_unmerged_imports,
-    split_imports,
-)
+from kopipasta.imports import TextEdit, apply_edits, refuse_unmerged_imports, split_imports
 from kopipasta.placement import check_landed, definitions_in
 from kopipasta.splice import replace_definition
 
@@ -47,7 +41,11 @@ def replace_node(document: Document, definition: Definition, payload: str, *, fi
             "send the definition below the imports it needs",
         )
     splice = replace_definition(document, definition, code)
-    merged = plan_imports(spec, data, tree, imports, newline) if imports else None
+    merged = None
+    if imports:
+        from kopipasta.import_merge import plan_imports
+
+        merged = plan_imports(spec, data, tree, imports, newline)
     import_edits = merged.edits if merged else ()
     replaced = TextEdit(splice.start, splice.old_end, splice.text)
     new_data, change = apply_edits(data, [replaced, *import_edits])  # one reparse for both

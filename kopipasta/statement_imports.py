@@ -26,13 +26,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta.document import line_start
-from kopipasta.imports import indentation, line_end
+from kopipasta.import_merge import indentation, line_end
 from kopipasta.languages import LanguageSpec, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
-    from kopipasta.imports import ImportPlan, TextEdit
+    from kopipasta.import_merge import ImportPlan
+    from kopipasta.imports import TextEdit
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,8 @@ def _header_anchor(spec: LanguageSpec, rules: _Rules, data: bytes, root: Node) -
 
 def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str], newline: str) -> ImportPlan:
     """The edits that merge the payload's import statements into the file's (see the module doc)."""
-    from kopipasta.imports import ImportPlan, TextEdit
+    from kopipasta.import_merge import ImportPlan
+    from kopipasta.imports import TextEdit
 
     rules = _RULES[spec.grammar]
     eol = newline.encode("ascii")

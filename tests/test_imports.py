@@ -8,7 +8,8 @@ import pytest
 
 from kopipasta.engine import apply_reply
 from kopipasta.errors import PatchError
-from kopipasta.imports import TextEdit, apply_edits, merge_imports, plan_imports, split_imports
+from kopipasta.import_merge import merge_imports, plan_imports
+from kopipasta.imports import TextEdit, apply_edits, split_imports
 from kopipasta.languages import JAVASCRIPT, PYTHON, TSX, TYPESCRIPT, LanguageSpec, parse
 from kopipasta.model import Status
 

@@ -23,8 +23,9 @@ from kopipasta.document import Document, in_memory
 from kopipasta.embedded import code_view
 from kopipasta.engine import apply_reply
 from kopipasta.languages import language_for_path, parse
-from kopipasta.members import members, read_file
+from kopipasta.members import members
 from kopipasta.model import Status
+from kopipasta.parsed import read_file
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEED = 20261126

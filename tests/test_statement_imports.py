@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kopipasta.imports import merge_imports, split_imports
+from kopipasta.import_merge import merge_imports
+from kopipasta.imports import split_imports
 from kopipasta.languages import CSHARP, GO, JAVA, KOTLIN, RUST, SCALA, SWIFT, LanguageSpec, parse
 
 

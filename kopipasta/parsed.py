@@ -1,0 +1,151 @@
+"""A text read for its definitions: a payload (placeholders masked so it parses) or a file.
+
+What a fragment, an elided payload or a TARGET_NODE payload holds is read the
+same way everywhere (`read_payload`): placeholder lines found and masked, the
+text dedented and parsed (inside the language's class wrapper when it must
+be), its definitions listed with the wrapper taken off their scope.
+`members.py` takes a `Parsed` apart member by member for a merge; this module
+holds only the reading, so a plain TARGET_NODE payload, which never merges,
+is read without importing the merge's modules (issue 9, `only_its_target`).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kopipasta import wholefile
+from kopipasta.definitions import Definition, list_definitions
+from kopipasta.languages import LanguageSpec
+from kopipasta.render import payload_tree, wrapped_tree
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
+
+    from kopipasta.document import Document
+
+_FUNCTION_KINDS = frozenset({"function", "method"})
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A text read for its members: a payload (placeholders masked so it parses) or a file."""
+
+    spec: LanguageSpec
+    data: bytes  # what was parsed (a payload: masked, possibly inside the class wrapper)
+    tree: Tree
+    offset: int  # wrapper rows before the text's first row
+    definitions: list[Definition]  # scope without the wrapper
+    placeholders: dict[int, str]  # row (0-based, in the text) → the placeholder line
+
+    @property
+    def has_error(self) -> bool:
+        return self.tree.root_node.has_error
+
+    def row(self, offset: int) -> int:
+        return self.data.count(b"\n", 0, offset) - self.offset
+
+
+def placeholder_rows(spec: LanguageSpec, text: str, original: bytes | None = None) -> dict[int, str]:
+    """Rows (0-based) of the lines that stand for elided code.
+
+    A placeholder-looking line the original already holds (its own `# ...`
+    comment) is code, not a placeholder.
+    """
+    found = dict(
+        (number - 1, line) for number, line in wholefile.iter_placeholders(text, python=spec.grammar == "python")
+    )
+    if original is not None and found:
+        own = {line.strip() for line in original.decode("utf-8", "replace").splitlines()}
+        found = {row: line for row, line in found.items() if line not in own}
+    return found
+
+
+def _masked(spec: LanguageSpec, text: str, rows: dict[int, str]) -> str:
+    """The text with each placeholder line made parseable: `...` in Python, a comment elsewhere."""
+    lines = text.split("\n")
+    for row in rows:
+        line = lines[row]
+        indent = line[: len(line) - len(line.lstrip())]
+        lines[row] = indent + ("..." if spec.grammar == "python" else "// ...")
+    return "\n".join(lines)
+
+
+def read_payload(spec: LanguageSpec, payload: str, original: bytes | None = None) -> Parsed:
+    rows = placeholder_rows(spec, payload, original)
+    # An indented payload (a method without its class) parses at its own margin; rows stay the same.
+    text = textwrap.dedent(_masked(spec, payload, rows))
+    if not text.endswith("\n"):
+        text += "\n"  # Go wants a declaration ended: at the end of input, a newline ends it
+    tree, offset = payload_tree(spec, text)
+    definitions = list_definitions(spec, tree)
+    if not offset and not definitions:
+        # Some grammars (Java) read a bare method at the top level without an error, but as no
+        # method: inside the class wrapper it is one.
+        wrapped = wrapped_tree(spec, text)
+        if wrapped is not None:
+            tree, offset = wrapped
+            definitions = list_definitions(spec, tree)
+    data = tree.root_node.text or b""
+    wrapper = _wrapper_name(spec, data) if offset else None
+    if wrapper is not None:  # a class wrapper; PHP's `<?php` alone wraps no definition
+        definitions = [_unwrapped(d) for d in definitions if d.scope[:1] == (wrapper,)]
+    return Parsed(spec, data, tree, offset, definitions, rows)
+
+
+def read_file(document: Document) -> Parsed:
+    """The file read for its members, with the document's own definitions."""
+    return Parsed(document.code_spec, document.data, document.tree, 0, document.definitions, {})
+
+
+def _wrapper_name(spec: LanguageSpec, data: bytes) -> str | None:
+    """The name of the class (or impl) a member payload was parsed inside (render.payload_tree), if any."""
+    openings = [o for o, _ in spec.payload_wrappers if data.startswith(o.encode("utf-8"))]
+    if not openings:
+        return None
+    found = re.search(r"\b__\w+", max(openings, key=len))
+    return found.group() if found else None
+
+
+def _unwrapped(definition: Definition) -> Definition:
+    from dataclasses import replace
+
+    kind = "function" if definition.kind == "method" and len(definition.scope) == 1 else definition.kind
+    return replace(definition, scope=definition.scope[1:], kind=kind)
+
+
+def structural(definitions: list[Definition]) -> list[Definition]:
+    """Definitions that are not inside a function: what a file or class is made of."""
+    # One sweep in start order, not a function-by-definition scan: a 20,000-line file has thousands.
+    # d is inside a function f when f.start <= d.start < f.end, f not d.
+    starts_of_functions: dict[int, int] = {}
+    for d in definitions:
+        if d.kind in _FUNCTION_KINDS:
+            starts_of_functions[d.start] = starts_of_functions.get(d.start, 0) + 1
+    inside: set[int] = set()
+    reach = -1  # the furthest end of the functions already swept (each starts at or before d)
+    for d in sorted(definitions, key=lambda d: d.start):
+        same_start = starts_of_functions.get(d.start, 0) - (1 if d.kind in _FUNCTION_KINDS else 0)
+        if reach > d.start or same_start > 0:
+            inside.add(id(d))
+        if d.kind in _FUNCTION_KINDS:
+            reach = max(reach, d.end)
+    return [d for d in definitions if id(d) not in inside]
+
+
+def only_its_target(document: Document, payload: str, target: Definition) -> bool:
+    """Whether a TARGET_NODE payload is plainly its target: `merge.merge_targeted` would answer None.
+
+    True when the payload holds no placeholder and every definition at its top
+    level is named as the target (the target itself, an overload beside it):
+    the first test `merge_targeted` makes, told here so that `operations` asks
+    `merge` (and the modules a merge needs) only about a payload that may
+    merge. tests/test_merge_shortcut.py pins it to `merge_targeted` on every
+    fixture reply and on payloads made from the corpus.
+    """
+    parsed = read_payload(document.code_spec, payload, document.data[target.outer_start : target.end])
+    if parsed.placeholders:
+        return False
+    return all(d.name == target.name for d in structural(parsed.definitions) if not d.container)
