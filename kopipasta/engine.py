@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kopipasta import journal, staleness
+from kopipasta import journal, prompt_record
 from kopipasta.disk import faults, limits, lock, newlines
 from kopipasta.document import Document, open_document
 from kopipasta.errors import PatchError, ReplyError
@@ -28,6 +28,7 @@ from kopipasta.textpatch_markers import may_be_text_patch
 from kopipasta.workspace import load, normalise, resolve_real
 
 if TYPE_CHECKING:
+    from kopipasta import staleness
     from kopipasta.textpatch_syntax import TextPatch
 
 
@@ -175,7 +176,10 @@ def _apply_block(
             return Outcome(block.index, block.line, None, None, None, Status.SKIPPED, "no FILE: explanation, not a patch")
         path = normalise(patch.file)
         _, state = _file_state(root, files, patch.file, only, force)
-        staleness.check(patch, state.stale)
+        if state.stale is not None:  # only a file a prompt recorded, changed since (staleness.check)
+            from kopipasta import staleness
+
+            staleness.check(patch, state.stale)
         before = state.document.source.data
         faults.hit("patch", patch.file)
         edit = apply_patch(patch, state.document)
@@ -241,7 +245,10 @@ def _file_state(
             )
         opened = open_document(source, root)
         state = _FileState(opened, source.to_bytes() if source.exists else None, opened=opened)
-        state.stale = None if force else staleness.changed_since_prompt(root, source, opened)
+        if not force and prompt_record.recorded(root):  # else staleness has no record to read
+            from kopipasta import staleness
+
+            state.stale = staleness.changed_since_prompt(root, source, opened)
         files[real] = state
     state.names.add(path)
     return real, state
@@ -417,11 +424,14 @@ def _commit(
     while changes:
         try:
             journal.write_changes(project, changes)
-            staleness.after_write(
-                project.root,
-                [(c.path, c.before, c.after) for c in changes if c.before is not None and c.after is not None],
-                [d for c in changes for d in (files[c.path].opened, files[c.path].document) if d is not None],
-            )
+            if prompt_record.recorded(project.root):  # else there is no record to keep current
+                from kopipasta import staleness
+
+                staleness.after_write(
+                    project.root,
+                    [(c.path, c.before, c.after) for c in changes if c.before is not None and c.after is not None],
+                    [d for c in changes for d in (files[c.path].opened, files[c.path].document) if d is not None],
+                )
             return Report(tuple(outcomes), tuple(changes), written=True)
         except journal.WriteFailed as failure:
             failed = next((c for c in changes if c.path == failure.path), None)

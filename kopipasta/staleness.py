@@ -27,13 +27,12 @@ from kopipasta.disk import beneath
 from kopipasta.disk.digest import sha256_hex
 from kopipasta.errors import PatchError
 from kopipasta.model import Operation, Patch
+from kopipasta.prompt_record import RECORD, STATE_DIR
 from kopipasta.workspace import Source
 
 if TYPE_CHECKING:
     from kopipasta.document import Document
 
-STATE_DIR = ".kopipasta"
-RECORD = "prompted.json"
 _KEPT_FILES = 500  # the record never grows without bound
 _KEPT_VERSIONS = 20  # known hashes per file and per definition
 
