@@ -35,6 +35,9 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     "kopipasta.text", "kopipasta.textpatch_syntax", "kopipasta.data.", "kopipasta.datapath", "kopipasta.insert", "kopipasta.mergeplan",
     "kopipasta.anchors", "kopipasta.reading", "kopipasta.embedded", "kopipasta.statement_imports",
     "kopipasta.samename",
+    # a payload that is plainly its target: no merge, no members, no import merging (the payload
+    # brings no imports); no staleness without a prompt record (issue 9, start-up round 3)
+    "kopipasta.merge", "kopipasta.members", "kopipasta.fields", "kopipasta.import_merge", "kopipasta.staleness",
     # stdlib a small apply does not need: OpenSSL for hashing, zip readers for query files
     "_hashlib", "zipfile", "tempfile",
 )
@@ -142,6 +145,34 @@ def test_a_text_patch_reply_loads_the_text_patch_modules_it_runs(tmp_path: Path)
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
     assert "kopipasta.text.files" in loaded
     assert "kopipasta.textpatch_syntax" in loaded
+    assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
+
+
+def test_an_elided_payload_with_imports_loads_the_merge_it_runs(tmp_path: Path) -> None:
+    # The other side of the merge shortcut: a payload that elides, and brings an import.
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    (tmp_path / "reply.md").write_text(
+        "```python\n# FILE: cart.py\n# TARGET_NODE: class Cart\nimport decimal\n\n\nclass Cart:\n"
+        "    # ... existing code ...\n\n    def tax(self, amount):\n        return math.floor(amount * 0.2)\n```\n"
+    )
+    loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
+    assert {"kopipasta.merge", "kopipasta.members", "kopipasta.import_merge"} <= set(loaded)
+    assert "kopipasta.staleness" not in loaded
+    assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("import math\n", "import math\nimport decimal\n").replace(
+        "math.ceil", "math.floor"
+    )
+
+
+def test_a_project_a_prompt_recorded_loads_the_staleness_check(tmp_path: Path) -> None:
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    (tmp_path / "reply.md").write_text(PYTHON_REPLY)
+    prompt = subprocess.run(
+        [sys.executable, "-m", "kopipasta", "prompt", "cart.py", "-t", "Round the tax down", "--stdout"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert prompt.returncode == 0 and (tmp_path / ".kopipasta" / "prompted.json").is_file()
+    loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
+    assert "kopipasta.staleness" in loaded
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
 
 
