@@ -387,10 +387,11 @@ def undo(root: Path, force: bool) -> None:
     Exit status: 0 undone; 1 refused, or nothing to undo.
     """
     from kopipasta import journal
+    from kopipasta.undo import undo_newest
     from kopipasta.verify import undo_line
 
     try:
-        result = journal.undo(root, force=force)
+        result = undo_newest(root, force=force)
     except journal.ChangedSince as refused:
         fail(f"{refused} — review them, then `kopipasta undo --force` puts the apply's previous bytes back", 1)
     except journal.JournalError as error:

@@ -2,11 +2,11 @@
 
 Before an apply writes, the previous bytes of each file it touches (and which
 files and folders it creates) are stored under `.kopipasta/journal/` in the
-project root, a folder that tells git to ignore it. `undo` restores the newest
-entry byte for byte, deletes what that apply created, and refuses when a file
-was changed since (checked by hash) unless forced. Each undo removes its entry,
-so repeated undos step back through the applies, newest first. Only the newest
-`HISTORY` applies are kept.
+project root, a folder that tells git to ignore it. `undo.undo_newest` restores
+the newest entry byte for byte, deletes what that apply created, and refuses
+when a file was changed since (checked by hash) unless forced. Each undo removes
+its entry, so repeated undos step back through the applies, newest first. Only
+the newest `HISTORY` applies are kept.
 
 An entry is a folder `NNNNNN-<unix time>/` holding `manifest.json` and one
 `<i>.before` blob per overwritten file. It is staged under a temporary name
@@ -27,7 +27,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import stat
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -39,19 +38,13 @@ from kopipasta.disk import beneath, faults, lock, transaction
 from kopipasta.disk.digest import sha256_hex
 from kopipasta.disk.manifest import MANIFEST as _MANIFEST
 from kopipasta.disk.manifest import VERSION as _VERSION
-from kopipasta.disk.manifest import (
-    ChangedSince,
-    JournalError,
-    check_path,
-    read_blobs,
-    read_manifest,
-)
+from kopipasta.disk.manifest import ChangedSince, JournalError, read_manifest
 from kopipasta.errors import PatchError
 from kopipasta.lazy_pattern import lazy_compile
 from kopipasta.model import FileChange
 from kopipasta.workspace import new_file_mode
 
-__all__ = ["ChangedSince", "JournalError", "UndoResult", "WriteFailed", "depth", "newest", "undo", "write_changes"]
+__all__ = ["ChangedSince", "JournalError", "WriteFailed", "depth", "newest", "write_changes"]
 
 STATE_DIR = ".kopipasta"
 HISTORY = 20  # applies kept; older entries are dropped
@@ -69,16 +62,6 @@ class WriteFailed(JournalError):
         super().__init__(message)
         self.path = path
         self.rolled_back = rolled_back
-
-
-@dataclass(frozen=True)
-class UndoResult:
-    """What an undo put back, and how many applies the journal still holds."""
-
-    entry: str  # the journal entry that was undone
-    restored: tuple[str, ...]  # files put back to their previous bytes
-    deleted: tuple[str, ...]  # files the apply had created, now removed
-    remaining: int  # applies still in the journal
 
 
 @dataclass
@@ -113,7 +96,7 @@ def writing(root: Path) -> Iterator[Project]:
 # -- reading the journal ---------------------------------------------------------------
 
 
-def _open_journal(root_fd: int, *, create: bool = False) -> int | None:
+def open_journal(root_fd: int, *, create: bool = False) -> int | None:
     """A descriptor of .kopipasta/journal/, or None when there is none (and not `create`)."""
     try:
         if create:
@@ -165,7 +148,7 @@ def append_state_line(root: Path, name: str, line: str) -> None:
             os.close(state_fd)
 
 
-def _entry_names(journal_fd: int) -> list[str]:
+def entry_names(journal_fd: int) -> list[str]:
     """Entry folders, oldest first; anything else in the folder is ignored."""
     names = []
     for name in os.listdir(journal_fd):
@@ -177,11 +160,11 @@ def _entry_names(journal_fd: int) -> list[str]:
 
 def _entries(root: Path) -> list[str]:
     with beneath.root_descriptor(root) as root_fd:
-        journal_fd = _open_journal(root_fd)
+        journal_fd = open_journal(root_fd)
         if journal_fd is None:
             return []
         try:
-            return _entry_names(journal_fd)
+            return entry_names(journal_fd)
         finally:
             os.close(journal_fd)
 
@@ -203,7 +186,7 @@ def newest(root: Path) -> str | None:
     return entries[-1] if entries else None
 
 
-def _remove_flat_dir(parent_fd: int, name: str) -> None:
+def remove_flat_dir(parent_fd: int, name: str) -> None:
     """Remove a folder holding only files (an entry, a staging folder), never following links."""
     try:
         fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=parent_fd)
@@ -243,7 +226,7 @@ def _created_dirs(root_fd: int, relative: str) -> list[str]:
 
 def _record(project: Project, changes: Sequence[FileChange]) -> tuple[str, int]:
     """Store what `changes` will overwrite, before anything is written: (entry name, journal fd)."""
-    journal_fd = _open_journal(project.root_fd, create=True)
+    journal_fd = open_journal(project.root_fd, create=True)
     assert journal_fd is not None
     staging = f"{_STAGING_PREFIX}{os.getpid()}-{time.monotonic_ns()}"
     try:
@@ -274,7 +257,7 @@ def _record(project: Project, changes: Sequence[FileChange]) -> tuple[str, int]:
         faults.hit("journal-staged")
         entry = _publish(journal_fd, staging)
     except BaseException:
-        _remove_flat_dir(journal_fd, staging)
+        remove_flat_dir(journal_fd, staging)
         os.close(journal_fd)
         raise
     return entry, journal_fd
@@ -283,7 +266,7 @@ def _record(project: Project, changes: Sequence[FileChange]) -> tuple[str, int]:
 def _publish(journal_fd: int, staging: str) -> str:
     """Rename the staged entry to the next free number."""
     for _ in range(100):
-        existing = _entry_names(journal_fd)
+        existing = entry_names(journal_fd)
         number = int(existing[-1].split("-")[0]) + 1 if existing else 1
         name = f"{number:06d}-{int(time.time())}"
         try:
@@ -324,7 +307,7 @@ def write_changes(project: Project, changes: Sequence[FileChange]) -> str:
             transaction.commit(project.root_fd, writes, entry, new_file_mode())
         except transaction.CommitError as error:
             if error.rolled_back:
-                _remove_flat_dir(journal_fd, entry)
+                remove_flat_dir(journal_fd, entry)
             else:
                 project.notes.append(_interrupted_note(entry))
             raise WriteFailed(error.message, error.path, error.rolled_back) from None
@@ -333,8 +316,8 @@ def write_changes(project: Project, changes: Sequence[FileChange]) -> str:
             _mark_complete(journal_fd, entry)
         except OSError:
             project.notes.append(_interrupted_note(entry))
-        for old in _entry_names(journal_fd)[:-HISTORY]:
-            _remove_flat_dir(journal_fd, old)
+        for old in entry_names(journal_fd)[:-HISTORY]:
+            remove_flat_dir(journal_fd, old)
     finally:
         os.close(journal_fd)
     return entry
@@ -363,14 +346,14 @@ def _interrupted_note(entry: str) -> str:
 
 def recover(root_fd: int) -> list[str]:
     """Clean up after a crashed apply: staging folders, temporaries; say if the newest is incomplete."""
-    journal_fd = _open_journal(root_fd)
+    journal_fd = open_journal(root_fd)
     if journal_fd is None:
         return []
     try:
         for name in os.listdir(journal_fd):
             if name.startswith(_STAGING_PREFIX):
-                _remove_flat_dir(journal_fd, name)
-        entries = _entry_names(journal_fd)
+                remove_flat_dir(journal_fd, name)
+        entries = entry_names(journal_fd)
         notes: list[str] = []
         for entry in entries:
             if _is_complete(journal_fd, entry):
@@ -427,77 +410,3 @@ def _remove_temporaries(root_fd: int, relative: str, entry: str) -> None:
             beneath.unlink_quietly(dir_fd, transaction.temporary_name(name, tag))
     finally:
         os.close(dir_fd)
-
-
-# -- undo ------------------------------------------------------------------------------
-
-
-def undo(root: Path, *, force: bool = False, entry: str | None = None) -> UndoResult:
-    """Put back the newest apply; refuse if a file it wrote has changed since, unless forced.
-
-    `entry`, when given, must be the newest entry's name: a caller that
-    reverts the apply it just made says so, and nothing older is ever undone
-    in its place.
-    """
-    try:
-        with writing(root) as project:
-            return _undo(project, force=force, entry=entry)
-    except lock.Busy as busy:
-        raise JournalError(str(busy).replace("Not applied", "Not undone")) from None
-    except OSError as error:
-        raise JournalError(f"Cannot undo: {error.filename or ''} {error.strerror or error}".replace("  ", " ")) from None
-
-
-def _undo(project: Project, *, force: bool, entry: str | None) -> UndoResult:
-    journal_fd = _open_journal(project.root_fd)
-    entries = _entry_names(journal_fd) if journal_fd is not None else []
-    if journal_fd is None or not entries:
-        if journal_fd is not None:
-            os.close(journal_fd)
-        raise JournalError(f"Nothing to undo: no apply is recorded in {STATE_DIR}/")
-    try:
-        name = entries[-1]
-        if entry is not None and name != entry:
-            raise JournalError(f"Not undone: the newest apply in the journal is {name}, not {entry}")
-        files = read_manifest(journal_fd, name)
-        for item in files:
-            check_path(project.root, name, item)
-        befores = read_blobs(journal_fd, name, files)
-        writes, changed = _undo_writes(project.root_fd, files, befores)
-        if changed and not force:
-            raise ChangedSince(f"Refusing to undo: changed since that apply: {', '.join(changed)}", tuple(changed))
-        try:
-            transaction.commit(project.root_fd, writes, name + "-undo", new_file_mode())
-        except transaction.CommitError as error:
-            raise JournalError(f"Cannot undo {name}: {error.message}") from None
-        for item in files:
-            if item["created"]:
-                transaction.remove_empty_dirs(project.root_fd, item.get("created_dirs", []))
-        _remove_flat_dir(journal_fd, name)
-        restored = tuple(item["path"] for item in files if not item["created"])
-        deleted = tuple(item["path"] for item in files if item["created"])
-        return UndoResult(name, restored, deleted, len(entries) - 1)
-    finally:
-        os.close(journal_fd)
-
-
-def _undo_writes(
-    root_fd: int, files: list[dict[str, Any]], befores: dict[str, bytes]
-) -> tuple[list[transaction.FileWrite], list[str]]:
-    """What undo must write, and which files were changed since the apply."""
-    writes: list[transaction.FileWrite] = []
-    changed: list[str] = []
-    for item in files:
-        path = item["path"]
-        found = beneath.read_file(root_fd, path)
-        if found is not None and not stat.S_ISREG(found[1].st_mode):
-            raise JournalError(f"Cannot undo: {path} is no longer a regular file")
-        current = found[0] if found is not None else None
-        before = befores.get(path)
-        current_digest = _digest(current) if current is not None else None
-        if current_digest != item["after"] and current != before:
-            changed.append(path)
-        if current != before:
-            writes.append(transaction.FileWrite(path, current, before))
-    return writes, changed
-

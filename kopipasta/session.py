@@ -180,11 +180,12 @@ class Session:
         self.apply_reply(dry_run=True)
 
     def undo(self) -> None:
+        from kopipasta.undo import undo_newest
         from kopipasta.verify import undo_line
 
         self.say("▶ u: undo the last apply")
         try:
-            result = journal.undo(self.root)
+            result = undo_newest(self.root)
         except journal.ChangedSince as refused:
             self.say(f"❌ {refused} — review them, then `kopipasta undo --force` puts the apply's previous bytes back")
             return

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from kopipasta import journal
+from kopipasta.undo import UndoResult, undo_newest
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class VerifyResult:
     exit_status: int | None = None  # the command's status; a signal N is 128+N, as shells report it
     skipped: str = ""  # why it did not run
     error: str = ""  # why it could not be started
-    reverted: journal.UndoResult | None = None
+    reverted: UndoResult | None = None
     revert_error: str = ""  # why --revert-on-fail could not put the files back
 
     @property
@@ -112,7 +113,7 @@ def verify(
     if entry is None:
         return VerifyResult(command, result.ran, status, error=error, revert_error="this apply wrote nothing")
     try:
-        undone = journal.undo(root, entry=entry)
+        undone = undo_newest(root, entry=entry)
     except journal.ChangedSince as refused:
         why = (
             f"the verify command changed {', '.join(refused.paths)} after the apply"
@@ -124,7 +125,7 @@ def verify(
     return VerifyResult(command, result.ran, status, error=error, reverted=undone)
 
 
-def undo_line(result: journal.UndoResult, *, verb: str = "Undone") -> str:
+def undo_line(result: UndoResult, *, verb: str = "Undone") -> str:
     """One line saying what an undo put back."""
     parts = []
     if result.restored:

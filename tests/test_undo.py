@@ -9,6 +9,7 @@ from cli_process import kopipasta
 
 from kopipasta import journal
 from kopipasta.engine import apply_reply
+from kopipasta.undo import undo_newest
 
 # CRLF, a BOM and no final newline: undo must give back exactly these bytes.
 ORIGINAL = b"\xef\xbb\xbfdef greet():\r\n    return 'hi'\r\n\r\n\r\ndef other():\r\n    return 0"
@@ -163,7 +164,7 @@ def test_history_is_bounded(tmp_path: Path) -> None:
         assert apply_reply(reply, root).written
     assert journal.depth(root) == journal.HISTORY
     for _ in range(journal.HISTORY):
-        journal.undo(root)
+        undo_newest(root)
     # The oldest five applies fell off the end: undo stops at the value they left.
     assert (root / "n.py").read_text(encoding="utf-8") == "def f():\n    return 5\n"
     assert journal.depth(root) == 0
@@ -175,7 +176,7 @@ def test_undo_only_the_named_entry(tmp_path: Path) -> None:
     first = journal.newest(root)
     assert apply_reply(REPLY_2, root).written
     try:
-        journal.undo(root, entry=first)
+        undo_newest(root, entry=first)
     except journal.JournalError as error:
         assert "newest apply" in str(error)
     else:
