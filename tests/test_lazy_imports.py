@@ -36,8 +36,10 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     "kopipasta.anchors", "kopipasta.reading", "kopipasta.embedded", "kopipasta.statement_imports",
     "kopipasta.samename",
     # a payload that is plainly its target: no merge, no members, no import merging (the payload
-    # brings no imports); no staleness without a prompt record (issue 9, start-up round 3)
+    # brings no imports); no staleness without a prompt record; no undo, which an apply only
+    # records for (issue 9, start-up round 3)
     "kopipasta.merge", "kopipasta.members", "kopipasta.fields", "kopipasta.import_merge", "kopipasta.staleness",
+    "kopipasta.undo",
     # stdlib a small apply does not need: OpenSSL for hashing, zip readers for query files
     "_hashlib", "zipfile", "tempfile",
 )
