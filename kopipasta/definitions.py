@@ -44,6 +44,8 @@ _ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 
 @dataclass(frozen=True)
 class Definition:
+    """One definition of a file: its kind, name and scope, and where it stands in the bytes."""
+
     kind: str  # function, method, class, interface, type, enum, module, variable
     name: str
     scope: tuple[str, ...]  # names of the enclosing definitions, outermost first

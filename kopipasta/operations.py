@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Edit:
+    """What one operation made of the file: its new bytes, and what the report says about them."""
+
     data: bytes
     tree: Tree | None  # the new data's tree, when the check parsed it
     note: str = ""  # said in the report beside `applied` (a rename, a created file)

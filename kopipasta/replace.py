@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Replaced:
+    """The file with the definition replaced (and the payload's imports merged), checked."""
+
     data: bytes
     tree: Tree
     note: str = ""
