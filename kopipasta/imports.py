@@ -12,11 +12,11 @@ kept byte for byte.
 from __future__ import annotations
 
 import re
-import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta.check import Change
+from kopipasta.dedent import dedent
 from kopipasta.errors import PatchError, PayloadError
 from kopipasta.languages import LanguageSpec, parse
 
@@ -72,7 +72,7 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
     """
     lines = payload.split("\n")
     # Dedenting keeps the rows, and lets an indented payload parse.
-    root = parse(spec, textwrap.dedent(payload).encode("utf-8")).root_node
+    root = parse(spec, dedent(payload).encode("utf-8")).root_node
     imports: list[Node] = []
     trailing_comments: list[Node] = []
     first_code: Node | None = None

@@ -12,11 +12,11 @@ is read without importing the merge's modules (issue 9, `only_its_target`).
 from __future__ import annotations
 
 import re
-import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta import wholefile
+from kopipasta.dedent import dedent
 from kopipasta.definitions import Definition, list_definitions
 from kopipasta.languages import LanguageSpec
 from kopipasta.render import payload_tree, wrapped_tree
@@ -76,7 +76,7 @@ def _masked(spec: LanguageSpec, text: str, rows: dict[int, str]) -> str:
 def read_payload(spec: LanguageSpec, payload: str, original: bytes | None = None) -> Parsed:
     rows = placeholder_rows(spec, payload, original)
     # An indented payload (a method without its class) parses at its own margin; rows stay the same.
-    text = textwrap.dedent(_masked(spec, payload, rows))
+    text = dedent(_masked(spec, payload, rows))
     if not text.endswith("\n"):
         text += "\n"  # Go wants a declaration ended: at the end of input, a newline ends it
     tree, offset = payload_tree(spec, text)

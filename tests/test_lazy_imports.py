@@ -40,8 +40,9 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     # records for (issue 9, start-up round 3)
     "kopipasta.merge", "kopipasta.members", "kopipasta.fields", "kopipasta.import_merge", "kopipasta.staleness",
     "kopipasta.undo",
-    # stdlib a small apply does not need: OpenSSL for hashing, zip readers for query files
-    "_hashlib", "zipfile", "tempfile",
+    # stdlib a small apply does not need: OpenSSL for hashing, zip readers for query files,
+    # textwrap for a payload at column 0 (kopipasta/dedent.py)
+    "_hashlib", "zipfile", "tempfile", "textwrap",
 )
 # Exactly these, not their submodules: the language pack's __init__ (which imports ctypes and the
 # C#, YAML and ERB grammars) and its bindings package; the one binding needed is loaded alone.
