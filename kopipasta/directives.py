@@ -20,7 +20,6 @@ comment.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -292,6 +291,8 @@ def _guessed_key(
     """A synonym, a misspelling or a family's key, when the value fits it."""
     meant = guess
     if meant is None:
+        import difflib
+
         close = difflib.get_close_matches(compact, list(exact), n=1, cutoff=0.75)
         if close:
             meant = exact[close[0]]

@@ -8,7 +8,6 @@ atomically. Nothing before `commit` touches the disk, so a dry run is simply
 
 from __future__ import annotations
 
-import difflib
 import errno
 import fnmatch
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from kopipasta.disk import faults, limits, lock, newlines
 from kopipasta.document import Document, open_document
 from kopipasta.errors import PatchError, ReplyError
 from kopipasta.intake import RESET_MARKER, read_reply
+from kopipasta.line_counts import line_counts
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import apply_patch
 from kopipasta.plan import plan
@@ -378,13 +378,7 @@ def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
     suffix = suffix - (newline + 1) if newline >= 0 else 0
     old_lines = before[prefix : len(before) - suffix].splitlines()
     new_lines = after[prefix : len(after) - suffix].splitlines()
-    added = removed = 0
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
-        if tag in ("replace", "delete"):
-            removed += i2 - i1
-        if tag in ("replace", "insert"):
-            added += j2 - j1
-    return added, removed
+    return line_counts(old_lines, new_lines)
 
 
 def _commit(

@@ -13,7 +13,6 @@ the library never pay for it.
 
 from __future__ import annotations
 
-import difflib
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -94,6 +93,8 @@ def report_json(
 
 
 def unified_diff(change: FileChange) -> list[str]:
+    import difflib
+
     before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
     after = (change.after or b"").decode("utf-8", "replace").splitlines(keepends=True)
     label_before = f"a/{change.path}" if change.before is not None else "/dev/null"

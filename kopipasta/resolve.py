@@ -7,7 +7,6 @@ PROTOCOL.md §4: names match from the inside out (`Inner.method` finds
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -366,6 +365,8 @@ def _article(word: str) -> str:
 
 def _closest(name: str, names: list[str]) -> list[str]:
     """The nearest existing names: the best match, and any about as near."""
+    import difflib
+
     scored = []
     for candidate in names:
         ratio = difflib.SequenceMatcher(None, name, candidate).ratio()

@@ -125,6 +125,8 @@ def test_a_python_target_node_reply_imports_only_what_it_runs(tmp_path: Path) ->
     (tmp_path / "reply.md").write_text(PYTHON_REPLY)
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
     assert unwanted(loaded) == []
+    # No diff is shown, and the one changed line is counted without a matcher (line_counts.py).
+    assert "difflib" not in loaded
     assert watched(loaded) == ["tree_sitter_language_pack.bindings.python"]
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
 

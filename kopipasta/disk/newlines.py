@@ -9,8 +9,6 @@ insertion, that of the line above).
 
 from __future__ import annotations
 
-import difflib
-
 # Above this many changed lines, difflib's matching costs too much: the changed
 # region takes the ending most common in the region it replaces, as a whole.
 _MATCH_LIMIT = 5000
@@ -71,6 +69,8 @@ def keep_styles(before: bytes, after: bytes) -> bytes:
         ending = _majority(old_mid, _ending(above) or b"\n")
         out.extend(_restyle(line, ending) for line in new_mid)
     else:
+        import difflib
+
         matcher = difflib.SequenceMatcher(
             None, [_body(x) for x in old_mid], [_body(x) for x in new_mid], autojunk=False
         )

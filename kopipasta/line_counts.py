@@ -1,0 +1,35 @@
+"""Lines added and removed by an edit, as difflib's SequenceMatcher counts them (issue 9).
+
+A block's `+N/-M` in the report comes from matching the lines of the region that changed
+(engine._line_counts): added are the new lines SequenceMatcher leaves unmatched, removed
+the old ones. Two cases need no matcher: where no line is common to both sides nothing
+can match, and where one side is a single line common to both it matches exactly once.
+Most one-block edits are one of them, so difflib (with heapq, ~0.6 ms to import) is
+imported only for the others. tests/test_line_counts.py pins the counts to
+SequenceMatcher's.
+"""
+
+from __future__ import annotations
+
+
+def line_counts(old_lines: list[bytes], new_lines: list[bytes]) -> tuple[int, int]:
+    """(added, removed): how many of `new_lines` and of `old_lines` SequenceMatcher leaves unmatched."""
+    if set(old_lines).isdisjoint(new_lines):
+        matched = 0
+    elif len(old_lines) == 1 or len(new_lines) == 1:
+        matched = 1
+    else:
+        return _counted_by_matching(old_lines, new_lines)
+    return len(new_lines) - matched, len(old_lines) - matched
+
+
+def _counted_by_matching(old_lines: list[bytes], new_lines: list[bytes]) -> tuple[int, int]:
+    import difflib
+
+    added = removed = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+        if tag in ("replace", "delete"):
+            removed += i2 - i1
+        if tag in ("replace", "insert"):
+            added += j2 - j1
+    return added, removed
