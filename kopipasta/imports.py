@@ -23,6 +23,7 @@ from kopipasta.document import line_start
 from kopipasta.errors import PatchError, PayloadError
 from kopipasta.languages import LanguageSpec, parse
 from kopipasta.lazy_pattern import lazy_compile
+from kopipasta.render import parse_payload
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -102,7 +103,7 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
     """
     lines = payload.split("\n")
     # Dedenting keeps the rows, and lets an indented payload parse.
-    root = parse(spec, textwrap.dedent(payload).encode("utf-8")).root_node
+    root = parse_payload(spec, textwrap.dedent(payload).encode("utf-8")).root_node  # the renderer's parse too
     imports: list[Node] = []
     trailing_comments: list[Node] = []
     first_code: Node | None = None

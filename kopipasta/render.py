@@ -16,6 +16,27 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
 
+# The last payload text parsed alone, and its tree (see parse_payload).
+_last_payload: tuple[str, bytes, Tree] | None = None
+_PAYLOAD_MEMO_BYTES = 64 * 1024  # a bigger text (a whole file sent as a block) is not held on to
+
+
+def parse_payload(spec: LanguageSpec, data: bytes) -> Tree:
+    """parse(spec, data) for a payload's text; the same bytes asked again get the same tree.
+
+    A TARGET_NODE payload at column 0 without imports is parsed by imports.split_imports and
+    then, the same bytes, by the renderer (payload_tree): once is enough. Trees are only
+    read (a reparse edits a copy), so one tree serves both. Only the last text is kept.
+    """
+    global _last_payload
+    last = _last_payload
+    if last is not None and last[0] == spec.grammar and last[1] == data:
+        return last[2]
+    tree = parse(spec, data)
+    _last_payload = (spec.grammar, data, tree) if len(data) <= _PAYLOAD_MEMO_BYTES else None
+    return tree
+
+
 def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
     """The payload's parse tree, and how many wrapper lines stand before its first line.
 
@@ -24,7 +45,7 @@ def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
     """
     alone: Tree | None = None
     if spec.payload_parses_alone:
-        alone = parse(spec, payload.encode("utf-8"))
+        alone = parse_payload(spec, payload.encode("utf-8"))
         if not has_syntax_error(spec, alone.root_node):
             return alone, 0
     wrapped = wrapped_tree(spec, payload)

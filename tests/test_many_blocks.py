@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from cli_process import kopipasta
@@ -21,12 +22,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_definitions_named import REPO, SOURCES, _code, _label
 
-from kopipasta import document
+from kopipasta import document, render
+from kopipasta.imports import split_imports
 from kopipasta.indent import UNIT_SAMPLE_LINES, indent_steps
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, nodes_of_types, parse
-from kopipasta.render import _is_docstring, multiline_nodes, payload_tree, value_rows
+from kopipasta.render import _is_docstring, multiline_nodes, parse_payload, payload_tree, value_rows
 
-if False:  # typing only
+if TYPE_CHECKING:
     from tree_sitter import Node
 
 
@@ -208,6 +210,52 @@ def test_payload_string_rows_are_what_the_query_finds() -> None:
         assert got == _plain_value_rows(spec, tree.root_node, offset), label
         with_rows += bool(got[1])
     assert with_rows >= 10  # docstrings and block comments that move with their opener
+
+
+# -- one parse of a payload's bytes -------------------------------------------------------------
+
+
+def _shape(tree: object) -> tuple[str, bytes]:
+    root = tree.root_node  # type: ignore[attr-defined]
+    return str(root), root.text
+
+
+def test_a_payload_parse_is_a_fresh_parse_of_those_bytes() -> None:
+    """parse_payload gives back the last tree only for the same grammar and bytes."""
+    payloads = _fixture_payloads()
+    previous: tuple[LanguageSpec, bytes] | None = None
+    for spec, payload, label in payloads:
+        data = payload.encode()
+        for asked_spec, asked in ((spec, data), (spec, data + b"\n"), (spec, data)):
+            assert _shape(parse_payload(asked_spec, asked)) == _shape(parse(asked_spec, asked)), label
+        if previous is not None:  # the previous payload's bytes in this one's grammar, and back
+            for asked_spec, asked in ((spec, previous[1]), (previous[0], previous[1]), (previous[0], data)):
+                assert _shape(parse_payload(asked_spec, asked)) == _shape(parse(asked_spec, asked)), label
+        previous = spec, data
+    same = b"const x = 1;\n"
+    python, typescript = language_for_path("a.py"), language_for_path("a.ts")
+    assert python is not None and typescript is not None
+    assert parse_payload(python, same) is parse_payload(python, same)
+    assert _shape(parse_payload(typescript, same)) == _shape(parse(typescript, same))
+
+
+def test_splitting_and_rendering_share_the_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A payload at column 0 without imports is parsed once for both, and read the same."""
+    python = language_for_path("a.py")
+    assert python is not None
+    payload = 'def f(x):\n    """Doc\n    more."""\n    return x\n'
+    parses: list[bytes] = []
+    real_parse = render.parse
+
+    def counted(spec: LanguageSpec, data: bytes) -> object:
+        parses.append(data)
+        return real_parse(spec, data)
+
+    monkeypatch.setattr(render, "parse", counted)
+    monkeypatch.setattr(render, "_last_payload", None)
+    assert split_imports(python, payload) == ([], payload)
+    assert value_rows(python, payload_tree(python, payload)[0].root_node) == ({2}, {2: 1})
+    assert parses == [payload.encode()]
 
 
 # -- the indent steps ------------------------------------------------------------------------
