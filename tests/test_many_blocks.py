@@ -24,12 +24,12 @@ from test_definitions_named import REPO, SOURCES, _code, _label
 
 from kopipasta import document, render
 from kopipasta.imports import split_imports
-from kopipasta.indent import UNIT_SAMPLE_LINES, indent_steps
+from kopipasta.indent import UNIT_SAMPLE_LINES, Unit, detect_unit, indent_steps
 from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, nodes_of_types, parse
 from kopipasta.render import _is_docstring, multiline_nodes, parse_payload, payload_tree, value_rows
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Node, Tree
 
 
 # -- the plain computations the shortcuts replaced ------------------------------------------
@@ -121,11 +121,9 @@ def test_multiline_nodes_are_what_the_query_finds(path: Path) -> None:
         assert document._file_unit(data, spec, tree) == _plain_file_unit(data, spec, tree)
 
 
-def _plain_file_unit(data: bytes, spec: LanguageSpec, tree: object) -> object:
-    from kopipasta.indent import detect_unit
-
+def _plain_file_unit(data: bytes, spec: LanguageSpec, tree: Tree) -> Unit | None:
     text = document._sample(data).decode("utf-8", "replace").split("\n")
-    frozen, _ = _plain_value_rows(spec, tree.root_node, rows=UNIT_SAMPLE_LINES, docstrings=False)  # type: ignore[attr-defined]
+    frozen, _ = _plain_value_rows(spec, tree.root_node, rows=UNIT_SAMPLE_LINES, docstrings=False)
     return detect_unit(line for row, line in enumerate(text) if row not in frozen)
 
 
@@ -272,7 +270,7 @@ def test_indent_steps_are_the_plain_ones(lines: list[str]) -> None:
     assert indent_steps(iter(lines)) == _plain_indent_steps(iter(lines))
 
 
-def test_indent_steps_stop_at_the_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_indent_steps_stop_at_the_sample() -> None:
     lines = ["def f():", "    x"] * (UNIT_SAMPLE_LINES // 2) + ["\tdeeper"] * 50 + ["  two"] * 3000
     assert indent_steps(lines) == _plain_indent_steps(lines) == Counter({"    ": UNIT_SAMPLE_LINES // 2})
 
@@ -289,28 +287,46 @@ _KOTLIN = '''package shop
 
 /**
  * Prices.
- *   aligned note
  */
 class Prices {
+  /**
+   * A banner.
+   */
   val banner = """
       Welcome
-        to the shop
+      to the shop
   """
 
+  /**
+   * The total.
+   */
   fun total(a: Int, b: Int): Int {
     return a + b
   }
 
+  /**
+   * The tax.
+   */
   fun tax(a: Int): Int {
     return a / 10
+  }
+
+  /**
+   * Nothing.
+   */
+  fun none(): Int {
+    return 0
   }
 }
 '''
 
 
 def test_blocks_on_one_file_render_in_its_unit(tmp_path: Path) -> None:
-    """Three versions of one file, each rendered in the unit its layout lines give (2 spaces),
-    not the multi-line string's or the comment's: the payloads come in 4 spaces."""
+    """Two versions of one file, each rendered in the unit its layout lines give (2 spaces).
+
+    Counted with the inner lines of its KDoc comments (a 1-space step each) and of its
+    multi-line string, the file's unit would be 1 space; the payloads come in 4 spaces.
+    """
     (tmp_path / "Prices.kt").write_text(_KOTLIN, encoding="utf-8")
     reply = tmp_path / "reply.md"
     reply.write_text(
