@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -56,6 +57,18 @@ class Step:
     captures: tuple[str, ...]
     children: tuple[Step, ...] = ()
     alternatives: tuple[Step, ...] = ()
+    # The node types the step can match (None: a wildcard among them), read before each call.
+    kinds: frozenset[str] | None = dataclass_field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        kinds: frozenset[str] | None
+        if not self.alternatives:
+            kinds = None if self.kind is None else frozenset((self.kind,))
+        elif any(a.kinds is None for a in self.alternatives):
+            kinds = None
+        else:
+            kinds = frozenset(k for a in self.alternatives for k in a.kinds or ())
+        object.__setattr__(self, "kinds", kinds)
 
 
 @dataclass(frozen=True)
@@ -200,41 +213,46 @@ class Matcher:
     """Matches marked patterns under one query run; each node's children are listed once."""
 
     def __init__(self) -> None:
-        self._children: dict[int, list[tuple[str | None, Node]]] = {}
+        self._children: dict[int, list[_Child]] = {}
 
     def matches(self, root: Step, node: Node) -> list[Captures]:
         """Every way the pattern fits at `node`, each as its captures in step order."""
-        return self._node(root, node, None)
+        return self._node(root, node)
 
-    def _node(self, step: Step, node: Node, field: str | None) -> list[Captures]:
-        if step.field is not None and step.field != field:
-            return []
+    def _node(self, step: Step, node: Node) -> list[Captures]:
+        """The ways `step` fits `node` (its field already checked by the caller)."""
         if step.alternatives:
             found: list[Captures] = []
+            node_type = node.type
             for alternative in step.alternatives:
-                found += self._node(alternative, node, field)
+                if alternative.kinds is None or node_type in alternative.kinds:
+                    found += self._node(alternative, node)
             return found
-        if node.is_named != step.named or (step.kind is not None and node.type != step.kind):
+        if (step.kind is not None and node.type != step.kind) or node.is_named != step.named:
             return []
         own = [(capture, node) for capture in step.captures]
         if not step.children:
             return [own]
         return [own + rest for rest in self._sequence(step.children, self._child_list(node), 0)]
 
-    def _sequence(self, steps: tuple[Step, ...], children: list[tuple[str | None, Node]], start: int) -> list[Captures]:
+    def _sequence(self, steps: tuple[Step, ...], children: list[_Child], start: int) -> list[Captures]:
         """The ways `steps` fit children[start:], each step on a later child than the one before."""
         first, rest = steps[0], steps[1:]
+        field, kinds = first.field, first.kinds
         found: list[Captures] = []
         for index in range(start, len(children)):
-            field, child = children[index]
-            for head in self._node(first, child, field):
+            child_field, child_type, child = children[index]
+            # What _node would refuse first, checked without a call (most children fail here).
+            if (field is not None and child_field != field) or (kinds is not None and child_type not in kinds):
+                continue
+            for head in self._node(first, child):
                 if not rest:
                     found.append(head)
                 else:
                     found += [head + tail for tail in self._sequence(rest, children, index + 1)]
         return found
 
-    def _child_list(self, node: Node) -> list[tuple[str | None, Node]]:
+    def _child_list(self, node: Node) -> list[_Child]:
         """The node's children with the field each stands in, as a query sees them."""
         key = node.id
         listed = self._children.get(key)
@@ -245,11 +263,14 @@ class Matcher:
                 while True:
                     child = cursor.node
                     assert child is not None
-                    listed.append((cursor.field_name, child))
+                    listed.append((cursor.field_name, child.type, child))
                     if not cursor.goto_next_sibling():
                         break
             self._children[key] = listed
         return listed
+
+
+_Child = tuple["str | None", str, "Node"]  # a child's field, type, node
 
 
 def grouped(captures: Captures) -> dict[str, list[Node]]:
