@@ -20,7 +20,7 @@ every listing with.
 
 The subset matched here is the one a marked pattern may use (anything else is
 refused when the query is compiled): named nodes `(type …)`, the named
-wildcard `(_ …)`, anonymous nodes `"text"`, alternations `[…]`, fields
+wildcard `(_ …)` (never an ERROR node, as in Tree-sitter), anonymous nodes `"text"`, alternations `[…]`, fields
 `name: …`, captures `@c`, children in order (each child step takes a later
 child than the one before, as Tree-sitter's steps do). No anchors, quantifiers,
 negated fields or predicates: patterns needing them stay native.
@@ -228,7 +228,10 @@ class Matcher:
                 if alternative.kinds is None or node_type in alternative.kinds:
                     found += self._node(alternative, node)
             return found
-        if (step.kind is not None and node.type != step.kind) or node.is_named != step.named:
+        if step.kind is None:
+            if not node.is_named or node.is_error:  # Tree-sitter's `(_)` passes over ERROR nodes
+                return []
+        elif node.type != step.kind or node.is_named != step.named:
             return []
         own = [(capture, node) for capture in step.captures]
         if not step.children:

@@ -140,6 +140,9 @@ SYNTHETIC = [
     ("typescript", "(pair key: (_) @k value: [(number) (string)] @v)", b"const o = { a: 1, 'b': 'x', c: d, [e]: 2 };\n"),
     ("rust", "(impl_item trait: (_) @trait type: (_) @type)", b"impl A for B {}\nimpl C {}\nimpl<T> D<T> for E<T> {}\n"),
     ("rust", "(function_item (_) @child)", b"pub async fn f(x: i32) -> i32 { x }\n"),
+    # `(_)` never matches an ERROR node; a typed step never does either.
+    ("rust", "(function_item (_) @child)", b"fn f(x: i32) @ -> i32 { x }\nfn g() -> i32 $ { 1 }\n"),
+    ("cpp", "(parameter_list (_) @p)", b"void f(int a, @ char b) {}\n"),
     ("swift", '(class_declaration "class" @keyword name: (_) @name)', b"class A {}\nstruct B {}\nfinal class C: D {}\n"),
     ("ruby", "(method name: (_) @name (_) @rest)", b"def a(x) x end\ndef b; end\ndef c = 1\n"),
 ]
