@@ -514,6 +514,11 @@ def grammar_parser(grammar: str) -> Parser:
     return Parser(grammar_language(grammar))
 
 
+# The mark of a pattern matched below its root in Python (`"#" + query_shapes.MARKER`), looked
+# for before query_shapes is imported: a query without marks (Python's) never imports it.
+_SHAPE_MARK = "#structure-in-python!"
+
+
 @functools.cache
 def _query(grammar: str, query_file: str, extra_queries: tuple[str, ...] = ()) -> tuple[Query, dict[int, Step]]:
     """The definitions query, and the patterns whose structure is matched in Python, by index."""
@@ -529,10 +534,10 @@ def compile_definitions_query(grammar: str, text: str, *, native: bool = False) 
     """
     from tree_sitter import Query
 
+    if native or _SHAPE_MARK not in text:
+        return Query(grammar_language(grammar), text), {}
     from kopipasta import query_shapes
 
-    if native or query_shapes.MARKER not in text:
-        return Query(grammar_language(grammar), text), {}
     compiled: list[str] = []
     steps: dict[int, Step] = {}
     for index, pattern in enumerate(query_shapes.split_patterns(text)):
@@ -542,7 +547,11 @@ def compile_definitions_query(grammar: str, text: str, *, native: bool = False) 
             compiled.append(shape.compiled_text)
         else:
             compiled.append(pattern)
-    return Query(grammar_language(grammar), "\n".join(compiled)), steps
+    query = Query(grammar_language(grammar), "\n".join(compiled))
+    # Each marked pattern must keep its index: the split must see the patterns Tree-sitter sees.
+    if query.pattern_count != len(compiled):
+        raise query_shapes.ShapeError(f"{len(compiled)} patterns split, {query.pattern_count} compiled")
+    return query, steps
 
 
 def _query_text(name: str) -> str:

@@ -118,6 +118,10 @@ def test_a_marked_pattern_is_compiled_as_its_root_alone() -> None:
     assert query.capture_name(0) == query_shapes.ROOT_CAPTURE
 
 
+def test_languages_looks_for_the_marker_by_its_text() -> None:
+    assert languages._SHAPE_MARK == "#" + query_shapes.MARKER
+
+
 def test_a_marked_pattern_refuses_what_the_matcher_does_not_take() -> None:
     with pytest.raises(query_shapes.ShapeError):
         query_shapes.shape_of('(lexical_declaration . (variable_declarator) @x (#structure-in-python!)) @d')
