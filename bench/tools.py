@@ -2,6 +2,7 @@
 
 - `ours`: `python -m kopipasta apply REPLY --root WORK` (or `nodes` / `prompt`);
 - `import`: `python -c "import tree_sitter"`, the floor any Tree-sitter tool pays;
+- `stack`: `python -c "import click, tree_sitter"`, the floor a click CLI on Tree-sitter pays;
 - `bare`: bench/bare_splice.py — parse, splice at a known offset, incremental reparse, atomic write;
 - `parse`: bench/bare_parse.py — import, parse, exit (the peak-memory floor);
 - `ast-grep`: `ast-grep scan --rule RULES --update-all FILE…`, a rule per edit naming the node kind\n  and name (and, with several edits, its file);
@@ -125,12 +126,14 @@ def ours(scenario: Scenario, scratch: Path, json_report: bool) -> Tool:
     return Tool("ours", command, work, lambda: write_project(work, files), output_checker("ours", scenario.must_print))
 
 
-def import_floor(scratch: Path) -> Tool:
+def import_floor(scratch: Path, modules: str = "tree_sitter") -> Tool:
+    """`python -c "import MODULES"`: what a process pays before any work of its own."""
+
     def check(run: Run) -> None:
         if run.exit_code != 0:
-            raise BenchFailure(f"python -c 'import tree_sitter' exited {run.exit_code}: {run.stderr}")
+            raise BenchFailure(f"python -c 'import {modules}' exited {run.exit_code}: {run.stderr}")
 
-    return Tool("import", [sys.executable, "-c", "import tree_sitter"], scratch, check=check)
+    return Tool(f"import {modules}", [sys.executable, "-c", f"import {modules}"], scratch, check=check)
 
 
 def bare_splice(scenario: Scenario, scratch: Path) -> Tool | None:
