@@ -35,6 +35,8 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     "kopipasta.text", "kopipasta.textpatch_syntax", "kopipasta.data.", "kopipasta.datapath", "kopipasta.insert", "kopipasta.mergeplan",
     "kopipasta.anchors", "kopipasta.reading", "kopipasta.embedded", "kopipasta.statement_imports",
     "kopipasta.samename",
+    # patterns matched below their root in Python: only queries with marked patterns (not Python's)
+    "kopipasta.query_shapes",
     # stdlib a small apply does not need: OpenSSL for hashing, zip readers for query files
     "_hashlib", "zipfile", "tempfile",
 )
