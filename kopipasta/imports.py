@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from kopipasta.check import Change
 from kopipasta.dedent import dedent
 from kopipasta.errors import PatchError, PayloadError
-from kopipasta.languages import LanguageSpec, parse
+from kopipasta.languages import LanguageSpec
+from kopipasta.render import parse_payload
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -72,7 +73,7 @@ def split_imports(spec: LanguageSpec, payload: str) -> tuple[list[str], str]:
     """
     lines = payload.split("\n")
     # Dedenting keeps the rows, and lets an indented payload parse.
-    root = parse(spec, dedent(payload).encode("utf-8")).root_node
+    root = parse_payload(spec, dedent(payload).encode("utf-8")).root_node  # the renderer's parse too
     imports: list[Node] = []
     trailing_comments: list[Node] = []
     first_code: Node | None = None

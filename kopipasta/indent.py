@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
+from itertools import islice
 
 # Enough lines to learn a file's indent unit without reading a huge file twice.
 UNIT_SAMPLE_LINES = 4000
@@ -43,32 +44,41 @@ def indent_steps(lines: Iterable[str]) -> Counter[str]:
     indented (not only the line just above), so a Java continuation or an
     aligned parameter list does not hide the block's own step.
     """
+    # Runs over up to UNIT_SAMPLE_LINES lines of every file version a reply edits, so the
+    # common line (as indented as the one above) is settled first, with one lstrip.
     steps: Counter[str] = Counter()
     stack: list[str] = []  # the first line's indentation is a margin, not a step
-    for count, line in enumerate(lines):
-        if count >= UNIT_SAMPLE_LINES:
-            break
-        if not line.strip():
-            continue
-        indent = _leading(line)
+    top = ""  # stack[-1], once the stack holds the margin
+    for line in islice(lines, UNIT_SAMPLE_LINES):
+        code = line.lstrip(" \t")
+        if not code or code.isspace():
+            continue  # a blank line (isspace is strip()'s notion of whitespace)
+        width = len(line) - len(code)
+        if width == len(top) and stack and line.startswith(top):
+            continue  # as indented as the nearest line above: no step, the stack stays
+        indent = line[:width]
         if not stack:
             stack.append(indent)
+            top = indent
             continue
-        while len(stack) > 1 and not (len(indent) > len(stack[-1]) and indent.startswith(stack[-1])):
-            if indent == stack[-1]:
+        while len(stack) > 1 and not (len(indent) > len(top) and indent.startswith(top)):
+            if indent == top:
                 break
             stack.pop()
-        if indent == stack[-1]:
+            top = stack[-1]
+        if indent == top:
             continue
-        if len(indent) > len(stack[-1]) and indent.startswith(stack[-1]):
-            step = indent[len(stack[-1]) :]
+        if len(indent) > len(top) and indent.startswith(top):
+            step = indent[len(top) :]
             if step.strip("\t") == "":
                 steps["\t"] += 1
             elif step.strip(" ") == "" and len(step) <= _WIDEST_UNIT:
                 steps[step] += 1
             stack.append(indent)
+            top = indent
         elif len(stack) == 1:
             stack[0] = indent  # shallower than the margin: steps are measured from here on
+            top = indent
     return steps
 
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query, Tree
 
     from kopipasta.check import Change
+    from kopipasta.query_shapes import Step
 
 
 @dataclass(frozen=True)
@@ -513,13 +514,44 @@ def grammar_parser(grammar: str) -> Parser:
     return Parser(grammar_language(grammar))
 
 
-@functools.cache
-def _query(grammar: str, query_file: str, extra_queries: tuple[str, ...] = ()) -> Query:
-    from tree_sitter import Query
+# The mark of a pattern matched below its root in Python (`"#" + query_shapes.MARKER`), looked
+# for before query_shapes is imported: a query without marks (Python's) never imports it.
+_SHAPE_MARK = "#structure-in-python!"
 
+
+@functools.cache
+def _query(grammar: str, query_file: str, extra_queries: tuple[str, ...] = ()) -> tuple[Query, dict[int, Step]]:
+    """The definitions query, and the patterns whose structure is matched in Python, by index."""
     # The main file's patterns come first: a node captured twice keeps the first pattern's kind.
     text = "\n".join(_query_text(name) for name in (query_file, *extra_queries))
-    return Query(grammar_language(grammar), text)
+    return compile_definitions_query(grammar, text)
+
+
+def compile_definitions_query(grammar: str, text: str, *, native: bool = False) -> tuple[Query, dict[int, Step]]:
+    """`text` compiled, each `(#structure-in-python!)` pattern as its root alone (query_shapes.py).
+
+    `native`: every pattern compiled whole by Tree-sitter (the plain computation tests compare with).
+    """
+    from tree_sitter import Query
+
+    if native or _SHAPE_MARK not in text:
+        return Query(grammar_language(grammar), text), {}
+    from kopipasta import query_shapes
+
+    compiled: list[str] = []
+    steps: dict[int, Step] = {}
+    for index, pattern in enumerate(query_shapes.split_patterns(text)):
+        if query_shapes.is_marked(pattern):
+            shape = query_shapes.shape_of(pattern)
+            steps[index] = shape.root
+            compiled.append(shape.compiled_text)
+        else:
+            compiled.append(pattern)
+    query = Query(grammar_language(grammar), "\n".join(compiled))
+    # Each marked pattern must keep its index: the split must see the patterns Tree-sitter sees.
+    if query.pattern_count != len(compiled):
+        raise query_shapes.ShapeError(f"{len(compiled)} patterns split, {query.pattern_count} compiled")
+    return query, steps
 
 
 def _query_text(name: str) -> str:
@@ -587,14 +619,39 @@ def query_matches(
     spec: LanguageSpec, root: Node, byte_range: tuple[int, int] | None = None
 ) -> list[tuple[int, dict[str, list[Node]]]]:
     """All matches of the language's definitions query (those touching `byte_range`, if given)."""
+
+    query, shaped = _query(spec.grammar, spec.query_file, spec.extra_queries)
+    return run_definitions_query(query, shaped, root, byte_range)
+
+
+def run_definitions_query(
+    query: Query, shaped: dict[int, Step], root: Node, byte_range: tuple[int, int] | None = None
+) -> list[tuple[int, dict[str, list[Node]]]]:
+    """The matches of a query from `compile_definitions_query`, the Python-matched patterns expanded."""
     from tree_sitter import QueryCursor
 
-    cursor = QueryCursor(_query(spec.grammar, spec.query_file, spec.extra_queries))
+    cursor = QueryCursor(query)
     if byte_range is not None:
         cursor.set_byte_range(*byte_range)
     # Our own predicates are not known to tree-sitter, which would let every match through
     # without this callback: run the definitions query only here.
-    return cursor.matches(root, _predicate)
+    matches = cursor.matches(root, _predicate)
+    if not shaped:
+        return matches
+    from kopipasta import query_shapes
+
+    # A root-only pattern's match stands for every match the whole pattern has at that root
+    # (the byte range limits where a match may start, as for a native pattern: its root).
+    matcher = query_shapes.Matcher()
+    expanded: list[tuple[int, dict[str, list[Node]]]] = []
+    for index, captures in matches:
+        step = shaped.get(index)
+        if step is None:
+            expanded.append((index, captures))
+            continue
+        for found in matcher.matches(step, captures[query_shapes.ROOT_CAPTURE][0]):
+            expanded.append((index, query_shapes.grouped(found)))
+    return expanded
 
 
 def _predicate(
@@ -609,6 +666,8 @@ def _predicate(
     this costs nothing until a match needs it. An uncaptured @call (another
     alternative matched) passes.
     """
+    if predicate == "structure-in-python!":
+        return True  # the marker (query_shapes.py), met here only when the pattern is compiled whole
     if predicate == "first-argument-is?":
         types = {value for value, kind in args[1:]}
         return all(_first_argument_is(call, types) for call in captures.get(args[0][0], []))

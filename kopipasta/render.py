@@ -10,10 +10,31 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kopipasta.indent import Unit, reindent
-from kopipasta.languages import LanguageSpec, has_syntax_error, nodes_of_types, parse
+from kopipasta.languages import LanguageSpec, has_syntax_error, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
+
+
+# The last payload text parsed alone, and its tree (see parse_payload).
+_last_payload: tuple[str, bytes, Tree] | None = None
+_PAYLOAD_MEMO_BYTES = 64 * 1024  # a bigger text (a whole file sent as a block) is not held on to
+
+
+def parse_payload(spec: LanguageSpec, data: bytes) -> Tree:
+    """parse(spec, data) for a payload's text; the same bytes asked again get the same tree.
+
+    A TARGET_NODE payload at column 0 without imports is parsed by imports.split_imports and
+    then, the same bytes, by the renderer (payload_tree): once is enough. Trees are only
+    read (a reparse edits a copy), so one tree serves both. Only the last text is kept.
+    """
+    global _last_payload
+    last = _last_payload
+    if last is not None and last[0] == spec.grammar and last[1] == data:
+        return last[2]
+    tree = parse(spec, data)
+    _last_payload = (spec.grammar, data, tree) if len(data) <= _PAYLOAD_MEMO_BYTES else None
+    return tree
 
 
 def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
@@ -24,7 +45,7 @@ def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
     """
     alone: Tree | None = None
     if spec.payload_parses_alone:
-        alone = parse(spec, payload.encode("utf-8"))
+        alone = parse_payload(spec, payload.encode("utf-8"))
         if not has_syntax_error(spec, alone.root_node):
             return alone, 0
     wrapped = wrapped_tree(spec, payload)
@@ -67,10 +88,8 @@ def value_rows(
     """
     frozen: set[int] = set()
     docstring: dict[int, int] = {}
-    for node in nodes_of_types(spec, root, (*spec.string_types, *spec.comment_types), rows):
+    for node in multiline_nodes(root, frozenset((*spec.string_types, *spec.comment_types)), rows):
         first, last = node.start_point[0], node.end_point[0]
-        if last == first:
-            continue
         if not docstrings:
             frozen.update(range(first + 1 - offset, last + 1 - offset))
             continue
@@ -80,6 +99,41 @@ def value_rows(
             if moves_with_opener:
                 docstring[row - offset] = first - offset
     return frozen, docstring
+
+
+def multiline_nodes(root: Node, types: frozenset[str], rows: int | None = None) -> list[Node]:
+    """The named nodes of `types` under `root` (root too) that span more than one row, in document order.
+
+    With `rows`, only those starting before row `rows`. What the query `[(type) …] @node`
+    (languages.nodes_of_types) finds, less its one-row nodes, which value_rows has no use
+    for; without compiling that query, which costs 1-17 ms per grammar and process (Kotlin,
+    Scala, C++ the most) where this walk costs less than running it. A node spanning rows
+    lies only under nodes spanning rows (a node's range holds its children's), so only the
+    children of those are looked at: a one-row node and all beneath it are passed over.
+    They come in file order, each before the nodes inside it (the query's captures come
+    grouped, not in file order). Order matters only to value_rows's docstring map, and only
+    if two nested nodes both moved a row (a comment or docstring inside another): the
+    grammars make nested block comments one token, and tests/test_many_blocks.py checks the
+    map equal to the query's on the corpus, random edits of it, and every fixture payload.
+    """
+    found: list[Node] = []
+    limit = rows if rows is not None else root.end_point[0] + 1
+    if root.start_point[0] >= limit or root.end_point[0] == root.start_point[0]:
+        return found
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if node.type in types and node.is_named:  # as the query: TypeScript's keyword `string` is no string
+            found.append(node)
+        deeper: list[Node] = []
+        for child in node.children:
+            first = child.start_point[0]
+            if first >= limit:
+                break  # children come in file order: the rest start later still
+            if child.end_point[0] != first:
+                deeper.append(child)
+        pending.extend(reversed(deeper))
+    return found
 
 
 def _is_docstring(node: Node) -> bool:

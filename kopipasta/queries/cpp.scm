@@ -11,14 +11,14 @@
   declarator: (function_declarator
     declarator: (qualified_identifier
       scope: (_) @scope
-      name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))) @definition.method
+      name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)) (#structure-in-python!)) @definition.method
 (function_definition
   declarator: (function_declarator
     declarator: (qualified_identifier
       scope: (_) @scope
       name: (qualified_identifier
         scope: (_) @scope
-        name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))) @definition.method
+        name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))) (#structure-in-python!)) @definition.method
 (function_definition
   declarator: (function_declarator
     declarator: (qualified_identifier
@@ -27,7 +27,7 @@
         scope: (_) @scope
         name: (qualified_identifier
           scope: (_) @scope
-          name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))))) @definition.method
+          name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))) (#structure-in-python!)) @definition.method
 (function_definition
   declarator: (function_declarator
     declarator: (qualified_identifier
@@ -38,40 +38,40 @@
           scope: (_) @scope
           name: (qualified_identifier
             scope: (_) @scope
-            name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))))) @definition.method
+            name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))))) (#structure-in-python!)) @definition.method
 (function_definition
   declarator: [(pointer_declarator) (reference_declarator)
     (function_declarator
       declarator: (qualified_identifier
         scope: (_) @scope
-        name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))]) @definition.method
+        name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))] (#structure-in-python!)) @definition.method
 (function_definition
   declarator: (_
     (function_declarator
       declarator: (qualified_identifier
         scope: (_) @scope
-        name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))) @definition.method
+        name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))) (#structure-in-python!)) @definition.method
 
 ; Functions, and methods defined in their class body (a function inside a class is a method).
 (function_definition
   declarator: (function_declarator
-    declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)) @definition.function
+    declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name) (#structure-in-python!)) @definition.function
 (function_definition
   declarator: (_
     (function_declarator
-      declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))) @definition.function
+      declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)) (#structure-in-python!)) @definition.function
 (function_definition
   declarator: (_
     (_
       (function_declarator
-        declarator: [(identifier) (field_identifier) (operator_name)] @name)))) @definition.function
+        declarator: [(identifier) (field_identifier) (operator_name)] @name))) (#structure-in-python!)) @definition.function
 
-(class_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.class
-(struct_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.struct
-(union_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.union
-(enum_specifier name: (type_identifier) @name body: (enumerator_list)) @definition.enum
+(class_specifier name: (type_identifier) @name body: (field_declaration_list) (#structure-in-python!)) @definition.class
+(struct_specifier name: (type_identifier) @name body: (field_declaration_list) (#structure-in-python!)) @definition.struct
+(union_specifier name: (type_identifier) @name body: (field_declaration_list) (#structure-in-python!)) @definition.union
+(enum_specifier name: (type_identifier) @name body: (enumerator_list) (#structure-in-python!)) @definition.enum
 
-(namespace_definition name: (namespace_identifier) @name) @definition.module
+(namespace_definition name: (namespace_identifier) @name (#structure-in-python!)) @definition.module
 ; namespace a::b { … } is the namespace b inside a.
 (namespace_definition
   name: (nested_namespace_specifier
@@ -86,6 +86,6 @@
 
 (type_definition
   type: (struct_specifier body: (field_declaration_list))
-  declarator: (type_identifier) @name) @definition.type @also.struct
-(type_definition declarator: (type_identifier) @name) @definition.type
-(alias_declaration name: (type_identifier) @name) @definition.type
+  declarator: (type_identifier) @name (#structure-in-python!)) @definition.type @also.struct
+(type_definition declarator: (type_identifier) @name (#structure-in-python!)) @definition.type
+(alias_declaration name: (type_identifier) @name (#structure-in-python!)) @definition.type

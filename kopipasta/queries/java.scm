@@ -4,21 +4,21 @@
 ; keeps the kind of the first one.
 ; An interface's methods are methods, with or without a body.
 
-(class_declaration name: (identifier) @name) @definition.class
-(interface_declaration name: (identifier) @name) @definition.interface
-(annotation_type_declaration name: (identifier) @name) @definition.interface
-(enum_declaration name: (identifier) @name) @definition.enum @also.class
-(record_declaration name: (identifier) @name) @definition.record
+(class_declaration name: (identifier) @name (#structure-in-python!)) @definition.class
+(interface_declaration name: (identifier) @name (#structure-in-python!)) @definition.interface
+(annotation_type_declaration name: (identifier) @name (#structure-in-python!)) @definition.interface
+(enum_declaration name: (identifier) @name (#structure-in-python!)) @definition.enum @also.class
+(record_declaration name: (identifier) @name (#structure-in-python!)) @definition.record
 
-(interface_body (method_declaration name: (identifier) @name) @definition.method)
-(class_body (method_declaration name: (identifier) @name) @definition.method)
-(enum_body_declarations (method_declaration name: (identifier) @name) @definition.method)
-(constructor_declaration name: (identifier) @name) @definition.constructor
-(compact_constructor_declaration name: (identifier) @name) @definition.constructor
+(interface_body (method_declaration name: (identifier) @name) @definition.method (#structure-in-python!))
+(class_body (method_declaration name: (identifier) @name) @definition.method (#structure-in-python!))
+(enum_body_declarations (method_declaration name: (identifier) @name) @definition.method (#structure-in-python!))
+(constructor_declaration name: (identifier) @name (#structure-in-python!)) @definition.constructor
+(compact_constructor_declaration name: (identifier) @name (#structure-in-python!)) @definition.constructor
 
 ; A field declaring one name; `private int a, b;` is not a definition.
-(field_declaration declarator: (_) "," declarator: (_)) @not_definition
-(constant_declaration declarator: (_) "," declarator: (_)) @not_definition
-(class_body (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.variable)
-(enum_body_declarations (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.variable)
-(interface_body (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.variable)
+(field_declaration declarator: (_) "," declarator: (_) (#structure-in-python!)) @not_definition
+(constant_declaration declarator: (_) "," declarator: (_) (#structure-in-python!)) @not_definition
+(class_body (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.variable (#structure-in-python!))
+(enum_body_declarations (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.variable (#structure-in-python!))
+(interface_body (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.variable (#structure-in-python!))

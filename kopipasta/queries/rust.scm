@@ -24,12 +24,12 @@
   type: [(type_identifier) @name
          (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
          (scoped_type_identifier name: (type_identifier) @name)
-         (reference_type type: [(type_identifier) @name (generic_type type: (type_identifier) @name)])]) @definition.impl @secondary
+         (reference_type type: [(type_identifier) @name (generic_type type: (type_identifier) @name)])] (#structure-in-python!)) @definition.impl @secondary
 (impl_item
   type: [(type_identifier) @name
          (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
          (scoped_type_identifier name: (type_identifier) @name)
-         (reference_type type: [(type_identifier) @name (generic_type type: (type_identifier) @name)])]) @definition.impl
+         (reference_type type: [(type_identifier) @name (generic_type type: (type_identifier) @name)])] (#structure-in-python!)) @definition.impl
 
 (const_item name: (identifier) @name) @definition.variable
 (static_item name: (identifier) @name) @definition.variable

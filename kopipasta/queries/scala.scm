@@ -5,19 +5,19 @@
 ; A `case class` is a class; an `object` is an object (it fits `class` too); a
 ; `def` declared without a body (in a trait) is a method all the same.
 
-(class_definition name: (identifier) @name) @definition.class
-(object_definition name: (identifier) @name) @definition.object
-(trait_definition name: (identifier) @name) @definition.trait @also.interface
-(enum_definition name: (identifier) @name) @definition.enum
-(type_definition name: (type_identifier) @name) @definition.type
-(package_object name: (identifier) @name) @definition.object
+(class_definition name: (identifier) @name (#structure-in-python!)) @definition.class
+(object_definition name: (identifier) @name (#structure-in-python!)) @definition.object
+(trait_definition name: (identifier) @name (#structure-in-python!)) @definition.trait @also.interface
+(enum_definition name: (identifier) @name (#structure-in-python!)) @definition.enum
+(type_definition name: (type_identifier) @name (#structure-in-python!)) @definition.type
+(package_object name: (identifier) @name (#structure-in-python!)) @definition.object
 
-(function_definition name: (identifier) @name) @definition.function
-(function_declaration name: (identifier) @name) @definition.function
+(function_definition name: (identifier) @name (#structure-in-python!)) @definition.function
+(function_declaration name: (identifier) @name (#structure-in-python!)) @definition.function
 
 ; `val x = …` of one name; `val (a, b) = …` and `val a, b = …` are not definitions.
-(val_definition pattern: (identifier) @name) @definition.variable
-(var_definition pattern: (identifier) @name) @definition.variable
-(val_declaration name: (identifier) @name) @definition.variable
-(var_declaration name: (identifier) @name) @definition.variable
-(given_definition name: (identifier) @name) @definition.variable
+(val_definition pattern: (identifier) @name (#structure-in-python!)) @definition.variable
+(var_definition pattern: (identifier) @name (#structure-in-python!)) @definition.variable
+(val_declaration name: (identifier) @name (#structure-in-python!)) @definition.variable
+(var_declaration name: (identifier) @name (#structure-in-python!)) @definition.variable
+(given_definition name: (identifier) @name (#structure-in-python!)) @definition.variable

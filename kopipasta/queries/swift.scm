@@ -7,21 +7,21 @@
 ; so its methods are `Type.method`; it gives way (@secondary) to the type itself
 ; when both are in the file. `init` is a constructor named `init`.
 
-(class_declaration declaration_kind: "struct" name: (type_identifier) @name) @definition.struct
-(class_declaration declaration_kind: "enum" name: (type_identifier) @name) @definition.enum
+(class_declaration declaration_kind: "struct" name: (type_identifier) @name (#structure-in-python!)) @definition.struct
+(class_declaration declaration_kind: "enum" name: (type_identifier) @name (#structure-in-python!)) @definition.enum
 (class_declaration declaration_kind: "extension"
   name: [(user_type (type_identifier) @name)
-         (user_type (type_identifier) (type_identifier) @name)]) @definition.extension @secondary
-(class_declaration name: (type_identifier) @name) @definition.class
-(protocol_declaration name: (type_identifier) @name) @definition.interface
-(typealias_declaration name: (type_identifier) @name) @definition.type
+         (user_type (type_identifier) (type_identifier) @name)] (#structure-in-python!)) @definition.extension @secondary
+(class_declaration name: (type_identifier) @name (#structure-in-python!)) @definition.class
+(protocol_declaration name: (type_identifier) @name (#structure-in-python!)) @definition.interface
+(typealias_declaration name: (type_identifier) @name (#structure-in-python!)) @definition.type
 
-(function_declaration name: (simple_identifier) @name) @definition.function
-(protocol_function_declaration name: (simple_identifier) @name) @definition.method
-(init_declaration "init" @name) @definition.constructor
-(deinit_declaration "deinit" @name) @definition.method
-(subscript_declaration "subscript" @name) @definition.method
+(function_declaration name: (simple_identifier) @name (#structure-in-python!)) @definition.function
+(protocol_function_declaration name: (simple_identifier) @name (#structure-in-python!)) @definition.method
+(init_declaration "init" @name (#structure-in-python!)) @definition.constructor
+(deinit_declaration "deinit" @name (#structure-in-python!)) @definition.method
+(subscript_declaration "subscript" @name (#structure-in-python!)) @definition.method
 
 ; `let`/`var` of one name; in a function body it is a local.
-(property_declaration name: (pattern (simple_identifier) @name)) @definition.property
-(protocol_property_declaration name: (pattern (simple_identifier) @name)) @definition.property
+(property_declaration name: (pattern (simple_identifier) @name) (#structure-in-python!)) @definition.property
+(protocol_property_declaration name: (pattern (simple_identifier) @name) (#structure-in-python!)) @definition.property

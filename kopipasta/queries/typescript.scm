@@ -6,7 +6,7 @@
 ; the same name, the one with a body (PROTOCOL.md §4, "Overloads").
 
 (function_signature name: (identifier) @name) @overload
-(class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @overload)
+(class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @overload (#structure-in-python!))
 
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
@@ -17,19 +17,19 @@
 (interface_declaration name: (type_identifier) @name) @definition.interface
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (enum_declaration name: (identifier) @name) @definition.enum
-(internal_module name: [(identifier) (nested_identifier)] @name) @definition.module
+(internal_module name: [(identifier) (nested_identifier)] @name (#structure-in-python!)) @definition.module
 (module name: [(identifier) (nested_identifier)] @name) @definition.module
 
 ; Only class members: a method in an object literal is a value, not a definition.
 (class_body
   (method_definition
-    name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.method (#structure-in-python!))
 (abstract_method_signature
   name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @name
-  value: [(arrow_function) (function_expression)]) @definition.method
+  value: [(arrow_function) (function_expression)] (#structure-in-python!)) @definition.method
 
 ; Only a declaration of one name is a definition: `const a = 1, b = 2` is not.
 ; The wrapper's first argument is checked by #first-argument-is? (languages.py): a nested
@@ -57,7 +57,7 @@
   .) @definition.function
 
 (public_field_definition
-  name: [(property_identifier) (private_property_identifier)] @name) @definition.variable
+  name: [(property_identifier) (private_property_identifier)] @name (#structure-in-python!)) @definition.variable
 
 (lexical_declaration . (variable_declarator name: (identifier) @name) .) @definition.variable
 (variable_declaration . (variable_declarator name: (identifier) @name) .) @definition.variable
