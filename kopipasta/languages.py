@@ -538,15 +538,7 @@ def compile_definitions_query(grammar: str, text: str, *, native: bool = False) 
         return Query(grammar_language(grammar), text), {}
     from kopipasta import query_shapes
 
-    compiled: list[str] = []
-    steps: dict[int, Step] = {}
-    for index, pattern in enumerate(query_shapes.split_patterns(text)):
-        if query_shapes.is_marked(pattern):
-            shape = query_shapes.shape_of(pattern)
-            steps[index] = shape.root
-            compiled.append(shape.compiled_text)
-        else:
-            compiled.append(pattern)
+    compiled, steps = query_shapes.compiled_patterns(text)
     query = Query(grammar_language(grammar), "\n".join(compiled))
     # Each marked pattern must keep its index: the split must see the patterns Tree-sitter sees.
     if query.pattern_count != len(compiled):

@@ -34,8 +34,6 @@ function definition), not ones rooted at nodes a file has thousands of.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -46,39 +44,43 @@ ROOT_CAPTURE = "kopipasta.root"
 
 Captures = list[tuple[str, "Node"]]  # (capture name, node) in the order the pattern's steps take them
 
-
-@dataclass(frozen=True)
-class Step:
-    """One node of a pattern: a type (None: any named node), or alternatives."""
-
-    kind: str | None  # node type; None for `(_)`; "" for an alternation
-    named: bool  # `(type)` or `(_)`: a named node; `"text"`: an anonymous one
-    field: str | None  # the field the node must stand in, within its parent
-    captures: tuple[str, ...]
-    children: tuple[Step, ...] = ()
-    alternatives: tuple[Step, ...] = ()
-    # The node types the step can match (None: a wildcard among them), read before each call.
-    kinds: frozenset[str] | None = dataclass_field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        kinds: frozenset[str] | None
-        if not self.alternatives:
-            kinds = None if self.kind is None else frozenset((self.kind,))
-        elif any(a.kinds is None for a in self.alternatives):
-            kinds = None
-        else:
-            kinds = frozenset(k for a in self.alternatives for k in a.kinds or ())
-        object.__setattr__(self, "kinds", kinds)
+# One node of a pattern, a plain tuple (this module's plumbing: built once per query, read on
+# every candidate, and a dataclass would cost more to define at start-up than all its uses):
+#   kind          the node type; None for `(_)`; "" for an alternation
+#   named         `(type)` or `(_)`: a named node; `"text"`: an anonymous one
+#   field         the field the node must stand in, within its parent (None: any)
+#   captures      the capture names on the node
+#   children      the child steps, in order
+#   alternatives  an alternation's steps
+#   kinds         the node types the step can match (None: a wildcard among them)
+Step = tuple[
+    "str | None", bool, "str | None", tuple[str, ...], tuple["Step", ...], tuple["Step", ...], "frozenset[str] | None"
+]
 
 
-@dataclass(frozen=True)
-class Shape:
-    """A marked pattern: its root step, and the root-only text compiled in its place."""
+def _step(
+    kind: str | None,
+    named: bool,
+    field: str | None,
+    captures: tuple[str, ...],
+    children: tuple[Step, ...] = (),
+    alternatives: tuple[Step, ...] = (),
+) -> Step:
+    kinds: frozenset[str] | None
+    if not alternatives:
+        kinds = None if kind is None else frozenset((kind,))
+    elif any(a[6] is None for a in alternatives):
+        kinds = None
+    else:
+        kinds = frozenset(k for a in alternatives for k in a[6] or ())
+    return (kind, named, field, captures, children, alternatives, kinds)
 
-    root: Step
-    compiled_text: str
 
+# Where a query's patterns begin and end: its brackets, strings and comments skipped (a string
+# or a comment may hold a bracket). All `split_patterns` needs, and cheaper than _TOKEN.
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|;[^\n]*|[()\[\]]', re.DOTALL)
 
+# The tokens of a marked pattern, each named by its group (`lastgroup`; None for space and comments).
 _TOKEN = re.compile(
     r"""\s+|;[^\n]*
     |(?P<open>[(\[])|(?P<close>[)\]])
@@ -96,44 +98,62 @@ class ShapeError(ValueError):
     """A marked pattern uses syntax the Python matcher does not take."""
 
 
+def compiled_patterns(text: str) -> tuple[list[str], dict[int, Step]]:
+    """The query's patterns as they are compiled (each marked one as its root alone), and the
+    steps of the marked ones by pattern index."""
+    compiled: list[str] = []
+    steps: dict[int, Step] = {}
+    for index, pattern in enumerate(split_patterns(text)):
+        # The marker's text first: only a pattern holding it needs tokenizing.
+        if MARKER in pattern and is_marked(pattern):
+            steps[index], root_only = shape_of(pattern)
+            compiled.append(root_only)
+        else:
+            compiled.append(pattern)
+    return compiled, steps
+
+
 def split_patterns(text: str) -> list[str]:
     """The query's top-level patterns, each with the captures that follow it, comments kept."""
     patterns: list[str] = []
     depth = 0
     start: int | None = None
-    for match in _TOKEN.finditer(text):
-        if match.group("open"):
+    for match in _BRACKETS.finditer(text):
+        bracket = match.group()
+        if bracket == "(" or bracket == "[":
             if depth == 0:
                 if start is not None:
                     patterns.append(text[start : match.start()])
                 start = match.start()
             depth += 1
-        elif match.group("close"):
+        elif bracket == ")" or bracket == "]":
             depth -= 1
     if start is not None:
         patterns.append(text[start:])
     return patterns
 
 
+def _tokens(pattern: str) -> list[tuple[str, str]]:
+    """(group name, text) of each token, space and comments left out."""
+    return [(m.lastgroup, m.group(m.lastgroup)) for m in _TOKEN.finditer(pattern) if m.lastgroup is not None]
+
+
 def is_marked(pattern: str) -> bool:
-    return any(m.group("predicate") == MARKER for m in _TOKEN.finditer(pattern))
+    """The pattern holds the marker as a predicate (not in a comment or a string)."""
+    return ("predicate", MARKER) in _tokens(pattern)
 
 
-def shape_of(pattern: str) -> Shape:
-    """The marked pattern's steps, and the root-only pattern to compile in its place."""
-    tokens = [
-        (name, value)
-        for m in _TOKEN.finditer(pattern)
-        for name, value in m.groupdict().items()
-        if value is not None
-    ]
+def shape_of(pattern: str) -> tuple[Step, str]:
+    """The marked pattern's root step, and the root-only pattern to compile in its place."""
+    tokens = _tokens(pattern)
     parser = _Parser(tokens)
     root = parser.step(field=None)
     if parser.position != len(tokens):
         raise ShapeError(f"more than one pattern in a marked pattern: {pattern.strip()[:80]}")
-    if root.kind is None or root.kind == "" or not root.named:
+    kind, named = root[0], root[1]
+    if kind is None or kind == "" or not named:
         raise ShapeError(f"a marked pattern's root must be a named node type: {pattern.strip()[:80]}")
-    return Shape(root, f"({root.kind}) @{ROOT_CAPTURE}\n")
+    return root, f"({kind}) @{ROOT_CAPTURE}\n"
 
 
 class _Parser:
@@ -154,13 +174,13 @@ class _Parser:
     def step(self, field: str | None) -> Step:
         kind, value = self._next()
         if kind == "string":
-            step = Step(value, False, field, ())
+            step = _step(value, False, field, ())
         elif kind == "open" and value == "[":
             alternatives: list[Step] = []
             while self._peek() != ("close", "]"):
                 alternatives.append(self.step(field))
             self._next()
-            step = Step("", True, field, (), alternatives=tuple(alternatives))
+            step = _step("", True, field, (), alternatives=tuple(alternatives))
         elif kind == "open" and value == "(":
             type_kind, type_name = self._next()
             if type_kind != "word":
@@ -176,7 +196,7 @@ class _Parser:
                     child_field = self._next()[1]
                 children.append(self.step(child_field))
             self._next()
-            step = Step(None if type_name == "_" else type_name, True, field, (), tuple(children))
+            step = _step(None if type_name == "_" else type_name, True, field, (), tuple(children))
         else:
             raise ShapeError(f"not taken in a marked pattern: {value!r}")
         captures: list[str] = []
@@ -197,16 +217,10 @@ class _Parser:
 
 def _with_captures(step: Step, captures: tuple[str, ...]) -> Step:
     """The step capturing `captures` too; on an alternation, each alternative captures them."""
-    if step.alternatives:
-        return Step(
-            step.kind,
-            step.named,
-            step.field,
-            step.captures,
-            step.children,
-            tuple(_with_captures(a, captures) for a in step.alternatives),
-        )
-    return Step(step.kind, step.named, step.field, step.captures + captures, step.children)
+    kind, named, field, own, children, alternatives, _ = step
+    if alternatives:
+        return _step(kind, named, field, own, children, tuple(_with_captures(a, captures) for a in alternatives))
+    return _step(kind, named, field, own + captures, children)
 
 
 class Matcher:
@@ -221,27 +235,29 @@ class Matcher:
 
     def _node(self, step: Step, node: Node) -> list[Captures]:
         """The ways `step` fits `node` (its field already checked by the caller)."""
-        if step.alternatives:
+        kind, named, _, captures, children, alternatives, _ = step
+        if alternatives:
             found: list[Captures] = []
             node_type = node.type
-            for alternative in step.alternatives:
-                if alternative.kinds is None or node_type in alternative.kinds:
+            for alternative in alternatives:
+                kinds = alternative[6]
+                if kinds is None or node_type in kinds:
                     found += self._node(alternative, node)
             return found
-        if step.kind is None:
+        if kind is None:
             if not node.is_named or node.is_error:  # Tree-sitter's `(_)` passes over ERROR nodes
                 return []
-        elif node.type != step.kind or node.is_named != step.named:
+        elif node.type != kind or node.is_named != named:
             return []
-        own = [(capture, node) for capture in step.captures]
-        if not step.children:
+        own = [(capture, node) for capture in captures]
+        if not children:
             return [own]
-        return [own + rest for rest in self._sequence(step.children, self._child_list(node), 0)]
+        return [own + rest for rest in self._sequence(children, self._child_list(node), 0)]
 
     def _sequence(self, steps: tuple[Step, ...], children: list[_Child], start: int) -> list[Captures]:
         """The ways `steps` fit children[start:], each step on a later child than the one before."""
         first, rest = steps[0], steps[1:]
-        field, kinds = first.field, first.kinds
+        field, kinds = first[2], first[6]
         found: list[Captures] = []
         for index in range(start, len(children)):
             child_field, child_type, child = children[index]

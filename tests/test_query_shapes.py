@@ -167,3 +167,51 @@ def test_the_matcher_gives_the_matches_tree_sitter_gives(grammar: str, pattern: 
     native = matched(native=True)
     assert native, "the pattern matches something"
     assert matched(native=False) == native
+
+
+# Query texts whose brackets hide in strings and comments, and markers that are no predicate.
+TRICKY_QUERIES = [
+    '(type_declaration "(" (type_spec) @t) ; a comment with ( and [\n(x "]" @y) [(a) (b)] @c\n',
+    '; (#structure-in-python!) in a comment marks nothing\n(a (b) @b) @a\n(c (d) @d (#structure-in-python!)) @c\n',
+    '(a (b) @b (#eq? @b "#structure-in-python!")) @a\n(c "\\"(" @q (#structure-in-python!)) @c\n',
+    '(a) @a ; trailing ) ] comment\n"lone" @s\n(b (c) @c (#structure-in-python!)) @b ; (#structure-in-python!)\n',
+]
+
+
+def _plain_split(text: str) -> list[str]:
+    """The plain computation: every token of the text read, patterns cut at depth-0 brackets."""
+    patterns: list[str] = []
+    depth = 0
+    start: int | None = None
+    for match in query_shapes._TOKEN.finditer(text):
+        if match.group("open"):
+            if depth == 0:
+                if start is not None:
+                    patterns.append(text[start : match.start()])
+                start = match.start()
+            depth += 1
+        elif match.group("close"):
+            depth -= 1
+    if start is not None:
+        patterns.append(text[start:])
+    return patterns
+
+
+def _plain_marked(pattern: str) -> bool:
+    return any(m.group("predicate") == query_shapes.MARKER for m in query_shapes._TOKEN.finditer(pattern))
+
+
+def _every_query_text() -> list[str]:
+    texts = [languages._query_text(p.name) for p in sorted((REPO / "kopipasta" / "queries").glob("*.scm"))]
+    return texts + TRICKY_QUERIES
+
+
+@pytest.mark.parametrize("text", _every_query_text(), ids=lambda t: t[:40])
+def test_patterns_are_split_and_marked_as_reading_every_token_does(text: str) -> None:
+    # The shortcuts: the split reads brackets only (strings and comments skipped), and only a
+    # pattern holding the marker's text is tokenized to see whether it is a predicate there.
+    plain = _plain_split(text)
+    assert query_shapes.split_patterns(text) == plain
+    compiled, steps = query_shapes.compiled_patterns(text)
+    assert sorted(steps) == [i for i, pattern in enumerate(plain) if _plain_marked(pattern)]
+    assert compiled == [query_shapes.shape_of(p)[1] if i in steps else p for i, p in enumerate(plain)]
