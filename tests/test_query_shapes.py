@@ -87,7 +87,7 @@ def _answers(spec: LanguageSpec, data: bytes) -> tuple[object, ...]:
     return listing, named, ending, overload_names(spec, tree.root_node)
 
 
-MARKED = {"c", "cpp", "csharp", "java", "kotlin", "php", "ruby", "rust", "scala", "swift", "tsx", "typescript"}
+MARKED = {"c", "cpp", "csharp", "go", "java", "kotlin", "php", "ruby", "rust", "scala", "swift", "tsx", "typescript"}
 
 
 def test_the_dear_queries_mark_patterns_and_the_corpus_covers_each() -> None:

@@ -5,27 +5,27 @@
 ; @overload marks an overload signature: it belongs to the next definition of
 ; the same name, the one with a body (PROTOCOL.md §4, "Overloads").
 
-(function_signature name: (identifier) @name) @overload
+(function_signature name: (identifier) @name (#structure-in-python!)) @overload
 (class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @overload (#structure-in-python!))
 
-(function_declaration name: (identifier) @name) @definition.function
-(generator_function_declaration name: (identifier) @name) @definition.function
+(function_declaration name: (identifier) @name (#structure-in-python!)) @definition.function
+(generator_function_declaration name: (identifier) @name (#structure-in-python!)) @definition.function
 
-(class_declaration name: (type_identifier) @name) @definition.class
-(abstract_class_declaration name: (type_identifier) @name) @definition.class
+(class_declaration name: (type_identifier) @name (#structure-in-python!)) @definition.class
+(abstract_class_declaration name: (type_identifier) @name (#structure-in-python!)) @definition.class
 
-(interface_declaration name: (type_identifier) @name) @definition.interface
-(type_alias_declaration name: (type_identifier) @name) @definition.type
-(enum_declaration name: (identifier) @name) @definition.enum
+(interface_declaration name: (type_identifier) @name (#structure-in-python!)) @definition.interface
+(type_alias_declaration name: (type_identifier) @name (#structure-in-python!)) @definition.type
+(enum_declaration name: (identifier) @name (#structure-in-python!)) @definition.enum
 (internal_module name: [(identifier) (nested_identifier)] @name (#structure-in-python!)) @definition.module
-(module name: [(identifier) (nested_identifier)] @name) @definition.module
+(module name: [(identifier) (nested_identifier)] @name (#structure-in-python!)) @definition.module
 
 ; Only class members: a method in an object literal is a value, not a definition.
 (class_body
   (method_definition
     name: [(property_identifier) (private_property_identifier)] @name) @definition.method (#structure-in-python!))
 (abstract_method_signature
-  name: [(property_identifier) (private_property_identifier)] @name) @definition.method
+  name: [(property_identifier) (private_property_identifier)] @name (#structure-in-python!)) @definition.method
 
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @name
