@@ -663,6 +663,8 @@ def _predicate(
     if predicate == "first-argument-is?":
         types = {value for value, kind in args[1:]}
         return all(_first_argument_is(call, types) for call in captures.get(args[0][0], []))
+    if predicate == "decorated-as-overload?":
+        return all(_decorated_as_overload(node) for node in captures.get(args[0][0], []))
     raise ValueError(f"unknown query predicate #{predicate}")
 
 
@@ -673,6 +675,29 @@ def _first_argument_is(call: Node, types: set[str]) -> bool:
     # The `.` anchor's first child: the first named node, a comment included.
     first = next((child for child in arguments.children if child.is_named), None)
     return first is not None and first.type in types
+
+
+def _decorated_as_overload(definition: Node) -> bool:
+    """A Python decorated definition with a decorator `overload` or `x.overload`.
+
+    What `(decorator [(identifier) (attribute attribute: (identifier))] @d (#match? @d
+    "(^|\\.)overload$"))` among its children says: a decorator child that is an
+    identifier, or an attribute whose attribute is one, whose text ends the name
+    `overload` (such a node's text never ends in a newline, where `$` would also match).
+    """
+    for decorator in definition.children:
+        if decorator.type != "decorator":
+            continue
+        for child in decorator.children:
+            if child.type == "identifier" or (
+                child.type == "attribute"
+                and (attribute := child.child_by_field_name("attribute")) is not None
+                and attribute.type == "identifier"
+            ):
+                text = (child.text or b"").decode("utf-8", "replace")
+                if text == "overload" or text.endswith(".overload"):
+                    return True
+    return False
 
 
 def error_count(spec: LanguageSpec, root: Node) -> int:

@@ -13,6 +13,7 @@ for every name the listing holds (a range query per occurrence of the name).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,9 +48,9 @@ def _has_marked_patterns(spec: LanguageSpec) -> bool:
     return bool(languages._query(spec.grammar, spec.query_file, spec.extra_queries)[1])
 
 
-def _sources() -> list[Path]:
+def _sources(keep: Callable[[LanguageSpec], bool] = _has_marked_patterns) -> list[Path]:
     """Every code file of the fixtures and corpora whose language's query has marked patterns
-    (for the others both sides are the same query: nothing to compare)."""
+    (for the others both sides are the same query: nothing to compare), or that `keep` keeps."""
     found = sorted(p for side in ("before", "after") for p in REPO.glob(f"fixtures/*/{side}/**/*") if p.is_file())
     for folder in ("identity_corpus", "identity_samples", "query_shapes_corpus"):
         found += sorted(p for p in (REPO / "tests" / folder).rglob("*") if p.is_file())
@@ -58,7 +59,7 @@ def _sources() -> list[Path]:
         if language_for_path(path.name) is None:
             continue
         code = _code(path)
-        if code is not None and _has_marked_patterns(code[0]):
+        if code is not None and keep(code[0]):
             kept.append(path)
     return kept
 
@@ -96,7 +97,7 @@ def test_the_dear_queries_mark_patterns_and_the_corpus_covers_each() -> None:
     covered = {code[0].grammar for code in map(_code, SOURCES) if code is not None}
     assert covered == MARKED
     edge_cases = {language_for_path(p.name).grammar for p in EDGE_CASES.iterdir()}  # type: ignore[union-attr]
-    assert edge_cases == MARKED
+    assert edge_cases == MARKED | PREDICATED
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(REPO)))
@@ -109,6 +110,17 @@ def test_python_matched_patterns_list_what_the_native_query_lists(path: Path, mo
     native = _answers(spec, data)
     assert shaped[0] == native[0]  # the listing first: its diff is the one to read
     assert shaped == native
+
+
+# Queries whose dear nested pattern became a predicate checked in Python (languages.py):
+# Python's overload stubs (#decorated-as-overload? for a decorator child with #match?).
+PREDICATED = {"python"}
+PREDICATED_SOURCES = _sources(lambda spec: spec.grammar in PREDICATED)
+
+
+@pytest.mark.parametrize("path", PREDICATED_SOURCES, ids=lambda p: str(p.relative_to(REPO)))
+def test_a_predicate_in_python_lists_what_the_nested_native_pattern_lists(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    test_python_matched_patterns_list_what_the_native_query_lists(path, monkeypatch)
 
 
 def test_a_marked_pattern_is_compiled_as_its_root_alone() -> None:
