@@ -538,7 +538,8 @@ def compile_definitions_query(grammar: str, text: str, *, native: bool = False) 
         return Query(grammar_language(grammar), text), {}
     from kopipasta import query_shapes
 
-    compiled, steps = query_shapes.compiled_patterns(text)
+    compiled, shared_steps = query_shapes.compiled_patterns(text)
+    steps = dict(shared_steps)  # the cached split is shared (TypeScript and TSX): the caller's own copy
     query = Query(grammar_language(grammar), "\n".join(compiled))
     # Each marked pattern must keep its index: the split must see the patterns Tree-sitter sees.
     if query.pattern_count != len(compiled):

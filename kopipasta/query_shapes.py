@@ -33,6 +33,7 @@ function definition), not ones rooted at nodes a file has thousands of.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -98,19 +99,21 @@ class ShapeError(ValueError):
     """A marked pattern uses syntax the Python matcher does not take."""
 
 
-def compiled_patterns(text: str) -> tuple[list[str], dict[int, Step]]:
+@functools.cache
+def compiled_patterns(text: str) -> tuple[tuple[str, ...], dict[int, Step]]:
     """The query's patterns as they are compiled (each marked one as its root alone), and the
-    steps of the marked ones by pattern index."""
+    steps of the marked ones by pattern index. Cached: TypeScript and TSX share one text."""
     compiled: list[str] = []
     steps: dict[int, Step] = {}
     for index, pattern in enumerate(split_patterns(text)):
         # The marker's text first: only a pattern holding it needs tokenizing.
-        if MARKER in pattern and is_marked(pattern):
-            steps[index], root_only = shape_of(pattern)
+        tokens = _tokens(pattern) if MARKER in pattern else None
+        if tokens is not None and _MARKER_TOKEN in tokens:
+            steps[index], root_only = _shape(tokens, pattern)
             compiled.append(root_only)
         else:
             compiled.append(pattern)
-    return compiled, steps
+    return tuple(compiled), steps
 
 
 def split_patterns(text: str) -> list[str]:
@@ -133,6 +136,9 @@ def split_patterns(text: str) -> list[str]:
     return patterns
 
 
+_MARKER_TOKEN = ("predicate", MARKER)
+
+
 def _tokens(pattern: str) -> list[tuple[str, str]]:
     """(group name, text) of each token, space and comments left out."""
     return [(m.lastgroup, m.group(m.lastgroup)) for m in _TOKEN.finditer(pattern) if m.lastgroup is not None]
@@ -140,12 +146,15 @@ def _tokens(pattern: str) -> list[tuple[str, str]]:
 
 def is_marked(pattern: str) -> bool:
     """The pattern holds the marker as a predicate (not in a comment or a string)."""
-    return ("predicate", MARKER) in _tokens(pattern)
+    return _MARKER_TOKEN in _tokens(pattern)
 
 
 def shape_of(pattern: str) -> tuple[Step, str]:
     """The marked pattern's root step, and the root-only pattern to compile in its place."""
-    tokens = _tokens(pattern)
+    return _shape(_tokens(pattern), pattern)
+
+
+def _shape(tokens: list[tuple[str, str]], pattern: str) -> tuple[Step, str]:
     parser = _Parser(tokens)
     root = parser.step(field=None)
     if parser.position != len(tokens):

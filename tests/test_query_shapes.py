@@ -226,4 +226,4 @@ def test_patterns_are_split_and_marked_as_reading_every_token_does(text: str) ->
     assert query_shapes.split_patterns(text) == plain
     compiled, steps = query_shapes.compiled_patterns(text)
     assert sorted(steps) == [i for i, pattern in enumerate(plain) if _plain_marked(pattern)]
-    assert compiled == [query_shapes.shape_of(p)[1] if i in steps else p for i, p in enumerate(plain)]
+    assert list(compiled) == [query_shapes.shape_of(p)[1] if i in steps else p for i, p in enumerate(plain)]
