@@ -485,11 +485,9 @@ def _binding(grammar: str) -> ModuleType:
     name = f"tree_sitter_language_pack.bindings.{grammar}"
     if name in sys.modules:
         return sys.modules[name]
-    # A top-level package's spec is found without running its __init__.
-    pack = importlib.util.find_spec("tree_sitter_language_pack")
-    if pack is None or not pack.submodule_search_locations:
+    folder = _bindings_folder()
+    if folder is None:
         raise ImportError(name)
-    folder = os.path.join(next(iter(pack.submodule_search_locations)), "bindings")
     path = next(
         (p for p in (os.path.join(folder, grammar + s) for s in importlib.machinery.EXTENSION_SUFFIXES) if os.path.isfile(p)),
         None,
@@ -504,6 +502,18 @@ def _binding(grammar: str) -> ModuleType:
     loader.exec_module(module)
     sys.modules[name] = module
     return module
+
+
+@functools.cache
+def _bindings_folder() -> str | None:
+    """The language pack's `bindings/` folder, looked up once for every grammar of the run."""
+    import importlib.util
+
+    # A top-level package's spec is found without running its __init__.
+    pack = importlib.util.find_spec("tree_sitter_language_pack")
+    if pack is None or not pack.submodule_search_locations:
+        return None
+    return os.path.join(next(iter(pack.submodule_search_locations)), "bindings")
 
 
 @functools.cache

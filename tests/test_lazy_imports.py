@@ -51,6 +51,18 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
 NOT_FOR_A_PYTHON_TARGET_NODE_EXACTLY = ("tree_sitter_language_pack", "tree_sitter_language_pack.bindings")
 
 
+# What listing definitions does not need: the apply's pipeline, its writes and its journal.
+NOT_FOR_NODES = {
+    f"kopipasta.{name}"
+    for name in (
+        "engine", "operations", "intake", "model", "report", "splice", "document", "render", "indent",
+        "dedent", "imports", "resolve", "directives", "replace", "placement", "plan", "wholefile",
+        "journal", "applylog", "shape", "overloads", "hints", "disk.transaction", "disk.lock",
+        "disk.manifest", "disk.digest",
+    )
+}
+
+
 def loaded_modules(tmp_path: Path, *args: str) -> list[str]:
     result = subprocess.run(
         [sys.executable, "-c", PROBE, *args], cwd=tmp_path, capture_output=True, text=True, timeout=120
@@ -190,6 +202,10 @@ def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
     assert [m for m in loaded if m.startswith("rich")] == []
     # Listing code files needs neither the apply's model and report nor Vue/Svelte (json: the probe's own).
     assert [m for m in loaded if m in ("kopipasta.model", "kopipasta.report", "kopipasta.embedded")] == []
+    # Nor anything else of the apply (issue 9, nodes round 2), nor the Python matcher for a
+    # Python file's query (it has no marked patterns).
+    assert [m for m in loaded if m in NOT_FOR_NODES or m == "kopipasta.query_shapes"] == []
+    assert [m for m in unwanted(loaded) if m != "kopipasta.inventory"] == []
     listing = subprocess.run(
         [sys.executable, "-m", "kopipasta", "nodes", "cart.py", "empty.py"], cwd=tmp_path, capture_output=True, text=True
     )
@@ -204,6 +220,15 @@ def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
     )
 
 
+def test_nodes_on_typescript_imports_the_python_matcher_and_no_more(tmp_path: Path) -> None:
+    (tmp_path / "cart.ts").write_text("export class Cart {\n  total(): number { return 1; }\n}\n")
+    loaded = loaded_modules(tmp_path, "nodes", "cart.ts")
+    assert "kopipasta.query_shapes" in loaded  # TypeScript's query has marked patterns
+    assert [m for m in loaded if m in NOT_FOR_NODES or m.startswith("rich")] == []
+    assert [m for m in unwanted(loaded) if m not in ("kopipasta.inventory", "kopipasta.query_shapes")] == []
+    assert [m for m in loaded if m.startswith("tree_sitter_language_pack.")] == ["tree_sitter_language_pack.bindings.typescript"]
+
+
 def test_a_prompt_of_named_files_does_not_import_the_gitignore_matcher(tmp_path: Path) -> None:
     # pathspec reads .gitignore for a walk or a glob; files named one by one need no matching.
     (tmp_path / "cart.py").write_text(PYTHON_FILE)
@@ -213,3 +238,24 @@ def test_a_prompt_of_named_files_does_not_import_the_gitignore_matcher(tmp_path:
     assert "tomllib" not in loaded  # no pyproject.toml or kopipasta.toml to read
     walked = loaded_modules(tmp_path, "prompt", ".", "-t", "Round the tax down", "--stdout")
     assert "pathspec" in walked
+
+
+def test_each_grammar_loads_from_the_pack_folder_looked_up_once() -> None:
+    # The shortcut: the pack's bindings folder is found once per run (languages._bindings_folder),
+    # not by a find_spec per grammar. The plain computation: find_spec, then the pack's own loader.
+    import importlib.util
+    import os
+
+    from tree_sitter_language_pack import get_language
+
+    from kopipasta import languages
+
+    languages._bindings_folder.cache_clear()
+    pack = importlib.util.find_spec("tree_sitter_language_pack")
+    assert pack is not None and pack.submodule_search_locations
+    folder = os.path.join(next(iter(pack.submodule_search_locations)), "bindings")
+    assert languages._bindings_folder() == folder
+    for grammar in ("python", "typescript", "tsx", "go", "rust"):
+        module = languages._binding(grammar)
+        assert os.path.dirname(module.__file__ or "") == folder
+        assert languages.grammar_language(grammar) == get_language(grammar)  # type: ignore[arg-type]
