@@ -261,6 +261,16 @@ class Matcher:
         own = [(capture, node) for capture in captures]
         if not children:
             return [own]
+        if len(children) == 1 and (field := children[0][2]) is not None:
+            # One child step in a field (`name: (identifier)`, most marked patterns): only the
+            # children in that field can take it, and with no sibling step, order is moot.
+            only = children[0]
+            kinds = only[6]
+            found = []
+            for child in node.children_by_field_name(field):
+                if kinds is None or child.type in kinds:
+                    found += [own + rest for rest in self._node(only, child)]
+            return found
         return [own + rest for rest in self._sequence(children, self._child_list(node), 0)]
 
     def _sequence(self, steps: tuple[Step, ...], children: list[_Child], start: int) -> list[Captures]:

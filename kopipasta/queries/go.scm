@@ -16,7 +16,7 @@
              (pointer_type (type_identifier) @scope)
              (generic_type type: (type_identifier) @scope)
              (pointer_type (generic_type type: (type_identifier) @scope))]))
-  name: (field_identifier) @name (#structure-in-python!)) @definition.method
+  name: (field_identifier) @name) @definition.method
 
 ((type_declaration . (type_spec name: (type_identifier) @name type: (struct_type)) .) @definition.struct @also.type
   (#not-match? @definition.struct "^type\\s*\\("))
