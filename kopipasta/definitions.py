@@ -810,6 +810,75 @@ def _named_at_occurrences(
     return definitions
 
 
+def members_of(
+    spec: LanguageSpec, tree: Tree, container: tuple[str, ...], *, source: bytes | None = None
+) -> list[Definition] | None:
+    """The definitions standing in `container` (non-empty), equal to the listing's whose
+    `container` it is, in that order; None where range queries cannot say so exactly.
+
+    A definition's container is the names of the captured nodes around it, innermost
+    last (`_Builder.enclosing`), so its innermost holder is a captured node named
+    `container[-1]` whose own chain is `container`. The holders are found at the
+    occurrences of that name, as `definitions_named` finds definitions (a Rust type has
+    one per `impl` block, a reopened Ruby class one per opening); every member lies
+    inside one of them, and a range query over each builds them all.
+    """
+    name = container[-1] if container else ""
+    if not name or "\ufffd" in name:
+        return None
+    try:
+        needle = name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    root = tree.root_node
+    if source is None:
+        source = tree_bytes(tree)
+    occurrences = _occurrences(source, needle, 0, root.start_byte, root.end_byte)
+    captured = _RangeCaptures(spec, root)
+    candidates: dict[tuple[int, int, str], None] = {}
+    for start, end in _stretches(occurrences, len(needle)):
+        for _pattern, captures in captured.query(start, end):
+            names = captures.get("name")
+            if not names or names[0].text != needle:
+                continue
+            for capture, nodes in captures.items():
+                if capture.startswith("definition."):
+                    candidates[_key(nodes[0])] = None
+    try:
+        build = _Builder(spec, tree, captured, overloads=True, source=source)
+        holders = []
+        for key in candidates:
+            item = captured.get(key)
+            if item is None or item.kind == "overload" or item.name != name:
+                continue
+            if (*build.enclosing(item.node.parent).scope, *item.qualifiers, item.name) == container:
+                holders.append(item.node)
+        if not holders:
+            return None
+        # Every member's node lies inside its holder: it reached into the query, its entry is exact.
+        for holder in holders:
+            captured.query(holder.start_byte, holder.end_byte)
+        inside = [
+            item
+            for (start, end, _), item in list(captured.found.items())
+            if any(holder.start_byte <= start and end <= holder.end_byte for holder in holders)
+        ]
+        members = [
+            d for d in map(build.definition, inside) if d is not None and d.container == container
+        ]
+        if spec.misparsed_types:
+            # Kotlin's declarations parsed alone may stand anywhere (a class among them too): all of them.
+            misparsed = _misparsed_definitions(spec, tree, captured, None)
+            members += [d for d in misparsed if d.container == container]
+    except _Unanswerable:
+        return None
+    members.sort(key=lambda d: (d.start, -d.end))
+    spans = [(d.start, d.end) for d in members]
+    if len(set(spans)) != len(spans):
+        return None  # same-span definitions keep the query's order in the listing: not reproduced here
+    return members
+
+
 def _occurrences(text: bytes, needle: bytes, base: int, start: int, end: int) -> list[int]:
     """The file offsets where `needle` stands within text[start:end], not inside a longer identifier
     there (`text` starts at file offset `base`; the bytes outside start..end are not looked at)."""

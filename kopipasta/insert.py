@@ -220,7 +220,8 @@ def _siblings(document: Document, target: Definition, span: _Span) -> tuple[_Spa
     """The spans of the sibling definitions just before and just after the target, if any."""
     before: _Span | None = None
     after: _Span | None = None
-    for other in document.definitions:
+    # Only the target's container is looked at: a member's siblings come without the full listing.
+    for other in document.members(target.container):
         if other == target or other.container != target.container:
             continue
         other_span = _span(document, other.outer_start, other.end)
