@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 from cli_process import kopipasta
-from test_definitions_named import REPO, SOURCES, _code, _label
+from test_definitions_named import GROUPING_SOURCES, REPO, SOURCES, _code, _label
 
+from kopipasta import definitions, insert
 from kopipasta import document as document_module
-from kopipasta import insert
 from kopipasta.definitions import Definition, list_definitions, members_of
 from kopipasta.document import Document, in_memory
 from kopipasta.engine import apply_reply
@@ -72,6 +72,27 @@ def test_the_corpus_is_answered_by_range() -> None:
         holders_of_several += len(names) - len(set(names))
     assert asked > 800 and fell_back == 0
     assert holders_of_several > 20  # Rust impl blocks, Swift extensions, Scala companions: several holders
+
+
+@pytest.mark.parametrize(
+    ("gap", "most", "per_stretch"), [(-1, 10_000, 10**9), (10**9, 10_000, 10**9), (256, 0, 10**9), (256, 0, 1)],
+    ids=["apart", "merged", "one-range", "by-size"],
+)
+def test_members_are_the_same_however_occurrences_are_grouped(
+    monkeypatch: pytest.MonkeyPatch, gap: int, most: int, per_stretch: int
+) -> None:
+    monkeypatch.setattr(definitions, "_MERGE_GAP", gap)
+    monkeypatch.setattr(definitions, "_MAX_STRETCHES", most)
+    monkeypatch.setattr(definitions, "_BYTES_PER_STRETCH", per_stretch)
+    for path in GROUPING_SOURCES:
+        code = _code(path)
+        if code is None:
+            continue
+        spec, data = code
+        tree, listing = _listing(spec, data)
+        for container in sorted({d.container for d in listing if d.container}):
+            found = members_of(spec, tree, container, source=data)  # type: ignore[arg-type]
+            assert found == [d for d in listing if d.container == container], (_label(path), container)
 
 
 def _plain_siblings(document: Document, target: Definition, span: insert._Span) -> tuple[object, object]:
