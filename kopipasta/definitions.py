@@ -884,6 +884,38 @@ def members_of(
     return members
 
 
+def top_level_from(
+    spec: LanguageSpec, tree: Tree, offset: int, *, source: bytes | None = None
+) -> list[Definition] | None:
+    """The listing's top-level definitions (container `()`) that start at or after `offset`, in
+    order; None where one range query cannot say so exactly (Kotlin's misparsed declarations).
+
+    Such a definition's node lies in a child of the root that ends after `offset` (it starts
+    before its own start), so one query from the first of those children to the end finds them.
+    """
+    if spec.misparsed_types:
+        return None
+    root = tree.root_node
+    first = next((child for child in root.children if child.end_byte > offset), None)
+    if first is None:
+        return []
+    captured = _RangeCaptures(spec, root)
+    try:
+        captured.query(min(first.start_byte, offset), root.end_byte)
+        build = _Builder(spec, tree, captured, overloads=True, source=source)
+        items = [item for (_, end, _), item in list(captured.found.items()) if end > offset]
+        found = [
+            d for d in map(build.definition, items) if d is not None and not d.container and d.start >= offset
+        ]
+    except _Unanswerable:
+        return None
+    found.sort(key=lambda d: (d.start, -d.end))
+    spans = [(d.start, d.end) for d in found]
+    if len(set(spans)) != len(spans):
+        return None  # same-span definitions keep the query's order in the listing: not reproduced here
+    return found
+
+
 def _occurrences(text: bytes, needle: bytes, base: int, start: int, end: int) -> list[int]:
     """The file offsets where `needle` stands within text[start:end], not inside a longer identifier
     there (`text` starts at file offset `base`; the bytes outside start..end are not looked at)."""

@@ -24,6 +24,7 @@ from kopipasta.definitions import (
     definitions_named,
     list_definitions,
     members_of,
+    top_level_from,
 )
 from kopipasta.indent import UNIT_SAMPLE_LINES, Unit, detect_unit
 from kopipasta.languages import LanguageSpec, language_for_path, parse
@@ -163,6 +164,18 @@ class Document:
             found = exact if exact is not None else [d for d in self.definitions if d.container == container]
             self._members[container] = found
         return found
+
+    def top_level_from(self, offset: int) -> list[Definition]:
+        """The top-level definitions (container `()`) starting at or after `offset`, as the listing has them.
+
+        From one range query over the file's end (definitions.top_level_from), or the listing.
+        """
+        exact = None
+        if self._definitions is None:
+            exact = top_level_from(self.code_spec, self.tree, offset, source=self.data)
+        if exact is not None:
+            return exact
+        return [d for d in self.definitions if not d.container and d.start >= offset]
 
     @property
     def unit(self) -> Unit | None:

@@ -24,7 +24,7 @@ from test_definitions_named import GROUPING_SOURCES, REPO, SOURCES, _code, _labe
 
 from kopipasta import definitions, insert
 from kopipasta import document as document_module
-from kopipasta.definitions import Definition, list_definitions, members_of
+from kopipasta.definitions import Definition, list_definitions, members_of, top_level_from
 from kopipasta.document import Document, in_memory
 from kopipasta.engine import apply_reply
 from kopipasta.errors import PatchError
@@ -131,6 +131,12 @@ def test_every_anchor_has_the_listings_siblings(path: Path) -> None:
             assert fresh._definitions is None  # the member's siblings came without the listing
 
 
+def _shortcuts_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every range shortcut answers "not exact": the Document lists the file, as before."""
+    monkeypatch.setattr(document_module, "members_of", lambda *args, **kwargs: None)
+    monkeypatch.setattr(document_module, "top_level_from", lambda *args, **kwargs: None)
+
+
 def _insert_cases() -> list[Path]:
     cases = sorted(p.parent for p in (REPO / "fixtures").glob("*/reply.md"))
     return [
@@ -172,7 +178,7 @@ def test_the_fixtures_hold_member_inserts() -> None:
 @pytest.mark.parametrize("case", INSERT_CASES, ids=lambda p: p.name)
 def test_a_fixture_insert_is_the_same_with_the_shortcut_off(case: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     on = _apply(case, tmp_path / "on")
-    monkeypatch.setattr(document_module, "members_of", lambda *args, **kwargs: None)
+    _shortcuts_off(monkeypatch)
     off = _apply(case, tmp_path / "off")
     assert on == off
 
@@ -214,7 +220,7 @@ def test_inserting_beside_each_member_writes_what_the_listing_would(path: Path, 
         for operation in (Operation.INSERT_AFTER, Operation.INSERT_BEFORE):
             payload = _restated(in_memory(spec, data), target)
             with monkeypatch.context() as off:
-                off.setattr(document_module, "members_of", lambda *args, **kwargs: None)
+                _shortcuts_off(off)
                 plain = _outcome(in_memory(spec, data), operation, target, payload)
             assert _outcome(in_memory(spec, data), operation, target, payload) == plain, (
                 _label(path), operation, target.qualified_name
@@ -249,3 +255,60 @@ def test_member_spacing_is_learnt_from_its_siblings(tmp_path: Path) -> None:
         "    def count(self):\n        return len(self.items)\n\n\n"
         "def main():\n    pass\n"
     )
+
+
+# -- APPEND_TO: file: the module's last definitions, by range --------------------------------
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=_label)
+def test_top_level_from_is_the_listing_filtered(path: Path) -> None:
+    code = _code(path)
+    if code is None:
+        return
+    spec, data = code
+    tree, listing = _listing(spec, data)
+    children = tree.root_node.children  # type: ignore[attr-defined]
+    offsets = {child.start_byte for child in children} | {0, len(data), len(data) // 3, len(data) // 2 + 1}
+    for offset in sorted(offsets):
+        found = top_level_from(spec, tree, offset, source=data)  # type: ignore[arg-type]
+        if found is not None:
+            assert found == [d for d in listing if not d.container and d.start >= offset], (_label(path), offset)
+        else:
+            assert spec.misparsed_types, (_label(path), offset)  # only Kotlin's misparsed declarations list the file
+
+
+def _plain_module_gap(document: Document, multiline: bool) -> int | None:
+    """_append_to_file's separator as it was: from every top-level definition of the listing."""
+    spans = [
+        s
+        for d in document.definitions
+        if not d.container and (s := insert._span(document, d.outer_start, d.end)) is not None and not s.indent
+    ]
+    pairs = list(reversed(list(zip(spans, spans[1:], strict=False))))
+    return insert._choose_gap(document.data, pairs, multiline)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=_label)
+def test_the_module_gap_is_the_listings(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code = _code(path)
+    if code is None:
+        return
+    spec, data = code
+    plain = in_memory(spec, data)
+    for multiline in (True, False):
+        for step in (16, 1):  # the rounds as they are, and one child at a time (every partial answer)
+            monkeypatch.setattr(insert, "_MODULE_TAIL", step)
+            assert insert._module_gap(in_memory(spec, data), multiline) == _plain_module_gap(plain, multiline), (
+                _label(path), multiline, step
+            )
+
+
+def test_appending_to_a_long_module_asks_no_listing() -> None:
+    spec = language_for_path("m.py")
+    assert spec is not None
+    functions = "\n\n".join(f"def f{n}(x):\n    return x + {n}\n" for n in range(40))
+    data = ("import os\n\n\n" + functions).encode()
+    document = in_memory(spec, data)
+    result = insert.insert(document, Operation.APPEND_TO, "file", "def g(x):\n    return x\n", file="m.py")
+    assert document._definitions is None
+    assert result.data == data + b"\n\ndef g(x):\n    return x\n"  # two blank lines, as the file has them
