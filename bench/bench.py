@@ -113,6 +113,7 @@ ROWS = (
     Row("py5k", "1 block, 5k-line .py (click + rich)", sc.big_python(5_000), (BARE, AST_GREP, ORIGINAL, PATCHER)),
     Row("py20k", "1 block, 20k-line .py (click + rich)", sc.big_python(20_000), (BARE, AST_GREP, ORIGINAL, PATCHER), BIG),
     Row("py100k", "1 block, 100k-line .py (click + rich)", sc.big_python(100_000), (BARE, AST_GREP, ORIGINAL, PATCHER), BIG),
+    Row("ins20k", "INSERT_AFTER a method, 20k-line .py", sc.big_python_insert(20_000), (BARE, ORIGINAL, PATCHER), (Goal(BARE, 1.3),)),
     Row("diff", "unified diff, formatting.py", sc.unified_diff, (ORIGINAL, PATCHER)),
     Row("sr", "search/replace, formatting.py", sc.search_replace, (ORIGINAL, PATCHER)),
     Row("fragment", "fragment (no target), formatting.py", sc.fragment, (ORIGINAL, PATCHER)),

@@ -90,6 +90,13 @@ def targeted_block(edit: Edit, payload: str) -> str:
     return f"```{edit.fence()}\n{c} FILE: {edit.path}\n{c} TARGET_NODE: {edit.target}\n{body}```\n\n"
 
 
+def insert_block(edit: Edit, operation: str, payload: str) -> str:
+    """Our protocol's INSERT_AFTER / INSERT_BEFORE block, anchored on the edit's definition."""
+    c = edit.comment()
+    body = payload if payload.endswith("\n") else payload + "\n"
+    return f"```{edit.fence()}\n{c} FILE: {edit.path}\n{c} {operation}: {edit.target}\n{body}```\n\n"
+
+
 def search_replace_block(files: dict[str, str], edits: list[Edit]) -> str:
     """One fenced block per file, holding one SEARCH/REPLACE pair per edit, whole lines.
 

@@ -71,6 +71,27 @@ def wrap_text_edit(path: str, text: str) -> Edit:
     return guard_edit(path, text, "wrap_text", "width", "function wrap_text")
 
 
+# The method the insert row adds after HelpFormatter.write_dl, as a model sends it (column 0).
+NEW_METHOD = (
+    "def write_rows(self, rows: list[tuple[str, str]]) -> None:\n"
+    '    """Writes each row as a term and its help, one line each."""\n'
+    "    for term, text in rows:\n"
+    '        self.write(f"{term}: {text}\\n")\n'
+)
+
+
+def insert_after_edit(path: str, text: str) -> Edit:
+    """A method inserted after HelpFormatter.write_dl: the method's text, then one blank line
+    (the class's spacing) and the new method indented as the class's methods are."""
+    lines = text.split("\n")
+    node = _function(ast.parse(text), "HelpFormatter.write_dl")
+    first, last = node.lineno - 1, node.end_lineno or node.lineno
+    indent = " " * node.col_offset
+    old = "\n".join(lines[first:last])[node.col_offset :]
+    added = "\n".join(indent + line if line else line for line in NEW_METHOD.rstrip("\n").split("\n"))
+    return Edit(path, old, old + "\n\n" + added, "python", "function_definition", "write_dl", "method HelpFormatter.write_dl")
+
+
 @cache
 def _filler_sources() -> tuple[str, ...]:
     """click's and rich's modules (not formatting.py), each ending in a newline, in a fixed order."""

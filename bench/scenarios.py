@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from bench import generated as gen
 from bench import realcode
-from bench.edits import Edit, expected_files, search_replace_block, targeted_block
+from bench.edits import Edit, expected_files, insert_block, search_replace_block, targeted_block
 
 
 @dataclass
@@ -130,6 +130,27 @@ def big_python(lines: int) -> Callable[[], Scenario]:
         # bench ~300 MB); Edit checks that its text stands once in the big file.
         edit = realcode.wrap_text_edit(path, realcode.click_formatting())
         return one_edit(files, edit, edit.new + "\n", "One change in the big file:\n\n")
+
+    return build
+
+
+def big_python_insert(lines: int) -> Callable[[], Scenario]:
+    """INSERT_AFTER `HelpFormatter.write_dl`, a method, in ~`lines` lines of real Python (click + rich).
+
+    The original and the bare script get the same edit as a replacement of write_dl by
+    itself and the new method; ast-grep cannot pair it (it indents the blank line between).
+    """
+
+    def build() -> Scenario:
+        path = "vendor/big.py"
+        files = {path: realcode.big_python_file(lines)}
+        edit = realcode.insert_after_edit(path, realcode.click_formatting())
+        return Scenario(
+            files=files,
+            reply="One new method in the big file:\n\n" + insert_block(edit, "INSERT_AFTER", realcode.NEW_METHOD),
+            edits=[edit],
+            original_reply=search_replace_block(files, [edit]),
+        )
 
     return build
 

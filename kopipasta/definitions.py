@@ -659,6 +659,8 @@ _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _MERGE_GAP = 256
 # Past this many stretches one query over all of them is cheaper than a query each.
 _MAX_STRETCHES = 64
+# members_of: one more stretch allowed per this many bytes of the file (a whole-file query grows with it).
+_BYTES_PER_STRETCH = 2048
 
 
 def tree_bytes(tree: Tree) -> bytes:
@@ -810,6 +812,110 @@ def _named_at_occurrences(
     return definitions
 
 
+def members_of(
+    spec: LanguageSpec, tree: Tree, container: tuple[str, ...], *, source: bytes | None = None
+) -> list[Definition] | None:
+    """The definitions standing in `container` (non-empty), equal to the listing's whose
+    `container` it is, in that order; None where range queries cannot say so exactly.
+
+    A definition's container is the names of the captured nodes around it, innermost
+    last (`_Builder.enclosing`), so its innermost holder is a captured node named
+    `container[-1]` whose own chain is `container`. The holders are found at the
+    occurrences of that name, as `definitions_named` finds definitions (a Rust type has
+    one per `impl` block, a reopened Ruby class one per opening); every member lies
+    inside one of them, and a range query over each builds them all.
+    """
+    name = container[-1] if container else ""
+    if not name or "\ufffd" in name:
+        return None
+    try:
+        needle = name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    root = tree.root_node
+    if source is None:
+        source = tree_bytes(tree)
+    occurrences = _occurrences(source, needle, 0, root.start_byte, root.end_byte)
+    captured = _RangeCaptures(spec, root)
+    candidates: dict[tuple[int, int, str], None] = {}
+    # A container's name is often a common word of the file (click's `Context`: 172 occurrences in
+    # 20k lines): a query per stretch (~30 µs) beats one over the whole file until it is a big one.
+    most = max(_MAX_STRETCHES, len(source) // _BYTES_PER_STRETCH)
+    for start, end in _stretches(occurrences, len(needle), most):
+        for _pattern, captures in captured.query(start, end):
+            names = captures.get("name")
+            if not names or names[0].text != needle:
+                continue
+            for capture, nodes in captures.items():
+                if capture.startswith("definition."):
+                    candidates[_key(nodes[0])] = None
+    try:
+        build = _Builder(spec, tree, captured, overloads=True, source=source)
+        holders = []
+        for key in candidates:
+            item = captured.get(key)
+            if item is None or item.kind == "overload" or item.name != name:
+                continue
+            if (*build.enclosing(item.node.parent).scope, *item.qualifiers, item.name) == container:
+                holders.append(item.node)
+        if not holders:
+            return None
+        # Every member's node lies inside its holder: it reached into the query, its entry is exact.
+        for holder in holders:
+            captured.query(holder.start_byte, holder.end_byte)
+        inside = [
+            item
+            for (start, end, _), item in list(captured.found.items())
+            if any(holder.start_byte <= start and end <= holder.end_byte for holder in holders)
+        ]
+        members = [
+            d for d in map(build.definition, inside) if d is not None and d.container == container
+        ]
+        if spec.misparsed_types:
+            # Kotlin's declarations parsed alone may stand anywhere (a class among them too): all of them.
+            misparsed = _misparsed_definitions(spec, tree, captured, None)
+            members += [d for d in misparsed if d.container == container]
+    except _Unanswerable:
+        return None
+    members.sort(key=lambda d: (d.start, -d.end))
+    spans = [(d.start, d.end) for d in members]
+    if len(set(spans)) != len(spans):
+        return None  # same-span definitions keep the query's order in the listing: not reproduced here
+    return members
+
+
+def top_level_from(
+    spec: LanguageSpec, tree: Tree, offset: int, *, source: bytes | None = None
+) -> list[Definition] | None:
+    """The listing's top-level definitions (container `()`) that start at or after `offset`, in
+    order; None where one range query cannot say so exactly (Kotlin's misparsed declarations).
+
+    Such a definition's node lies in a child of the root that ends after `offset` (it starts
+    before its own start), so one query from the first of those children to the end finds them.
+    """
+    if spec.misparsed_types:
+        return None
+    root = tree.root_node
+    first = next((child for child in root.children if child.end_byte > offset), None)
+    if first is None:
+        return []
+    captured = _RangeCaptures(spec, root)
+    try:
+        captured.query(min(first.start_byte, offset), root.end_byte)
+        build = _Builder(spec, tree, captured, overloads=True, source=source)
+        items = [item for (_, end, _), item in list(captured.found.items()) if end > offset]
+        found = [
+            d for d in map(build.definition, items) if d is not None and not d.container and d.start >= offset
+        ]
+    except _Unanswerable:
+        return None
+    found.sort(key=lambda d: (d.start, -d.end))
+    spans = [(d.start, d.end) for d in found]
+    if len(set(spans)) != len(spans):
+        return None  # same-span definitions keep the query's order in the listing: not reproduced here
+    return found
+
+
 def _occurrences(text: bytes, needle: bytes, base: int, start: int, end: int) -> list[int]:
     """The file offsets where `needle` stands within text[start:end], not inside a longer identifier
     there (`text` starts at file offset `base`; the bytes outside start..end are not looked at)."""
@@ -827,15 +933,16 @@ def _occurrences(text: bytes, needle: bytes, base: int, start: int, end: int) ->
     return found
 
 
-def _stretches(occurrences: list[int], width: int) -> list[tuple[int, int]]:
-    """The byte ranges to query: each occurrence, with those close after it in one range."""
+def _stretches(occurrences: list[int], width: int, most: int | None = None) -> list[tuple[int, int]]:
+    """The byte ranges to query: each occurrence, with those close after it in one range
+    (past `most` ranges, _MAX_STRETCHES by default, one range over them all)."""
     stretches: list[tuple[int, int]] = []
     for start in occurrences:
         if stretches and start - stretches[-1][1] <= _MERGE_GAP:
             stretches[-1] = (stretches[-1][0], start + width)
         else:
             stretches.append((start, start + width))
-    if len(stretches) > _MAX_STRETCHES:
+    if len(stretches) > (_MAX_STRETCHES if most is None else most):
         return [(stretches[0][0], stretches[-1][1])]
     return stretches
 

@@ -23,6 +23,8 @@ from kopipasta.definitions import (
     definitions_ending_in,
     definitions_named,
     list_definitions,
+    members_of,
+    top_level_from,
 )
 from kopipasta.indent import UNIT_SAMPLE_LINES, Unit, detect_unit
 from kopipasta.languages import LanguageSpec, language_for_path, parse
@@ -89,6 +91,7 @@ class Document:
         self._definitions: list[Definition] | None = None
         self._named: dict[str, list[Definition]] = {}
         self._ending_in: dict[str, list[Definition]] = {}
+        self._members: dict[tuple[str, ...], list[Definition]] = {}
         self._unit: object = _NOT_YET
 
     def __repr__(self) -> str:
@@ -146,6 +149,33 @@ class Document:
                 found = definitions_ending_in(self.code_spec, self.tree, part, source=self.data)
             self._ending_in[part] = found
         return found
+
+    def members(self, container: tuple[str, ...]) -> list[Definition]:
+        """The definitions whose `container` is `container`, in file order, as the listing has them.
+
+        A non-empty container's members come from a range query over the one node holding
+        them (definitions.members_of); the module's, or where that is not exact, from the listing.
+        """
+        found = self._members.get(container)
+        if found is None:
+            exact = None
+            if container and self._definitions is None:
+                exact = members_of(self.code_spec, self.tree, container, source=self.data)
+            found = exact if exact is not None else [d for d in self.definitions if d.container == container]
+            self._members[container] = found
+        return found
+
+    def top_level_from(self, offset: int) -> list[Definition]:
+        """The top-level definitions (container `()`) starting at or after `offset`, as the listing has them.
+
+        From one range query over the file's end (definitions.top_level_from), or the listing.
+        """
+        exact = None
+        if self._definitions is None:
+            exact = top_level_from(self.code_spec, self.tree, offset, source=self.data)
+        if exact is not None:
+            return exact
+        return [d for d in self.definitions if not d.container and d.start >= offset]
 
     @property
     def unit(self) -> Unit | None:

@@ -44,6 +44,8 @@ _LIST_BODIES = frozenset({"interface_body", "object_type", "enum_body"})
 _PLACEHOLDER_BODIES = frozenset({"pass", "..."})
 
 APPEND_TO_FILE = "file"
+# APPEND_TO: file asks first for the definitions in the file's last this many top-level nodes.
+_MODULE_TAIL = 16
 
 
 @dataclass(frozen=True)
@@ -148,12 +150,22 @@ def _choose_gap(
     (not like a run of one-line constants or fields); a one-line payload like
     a pair of one-liners, else like the first pair.
     """
-    gaps = [(a, b, g) for a, b in pairs if (g := _gap(data, a, b)) is not None]
-    if multiline_payload:
-        fitting = [g for a, b, g in gaps if _multiline(data, a) or _multiline(data, b)]
-        return fitting[0] if fitting else None
-    fitting = [g for a, b, g in gaps if not _multiline(data, a) and not _multiline(data, b)]
-    return fitting[0] if fitting else (gaps[0][2] if gaps else None)
+    fitting = _fitting_gap(data, pairs, multiline_payload)
+    if fitting is not None or multiline_payload:
+        return fitting
+    return next((g for a, b in pairs if (g := _gap(data, a, b)) is not None), None)
+
+
+def _fitting_gap(data: bytes, pairs: list[tuple[_Span, _Span]], multiline_payload: bool) -> int | None:
+    """The gap of the first pair like the payload (one holding a multi-line definition, or two
+    one-liners), if any: `_choose_gap`'s answer whatever pairs come after."""
+    for a, b in pairs:
+        gap = _gap(data, a, b)
+        if gap is None:
+            continue
+        if (_multiline(data, a) or _multiline(data, b)) == multiline_payload:
+            return gap
+    return None
 
 
 def _default_gap(spec: LanguageSpec, indent: str) -> int:
@@ -220,7 +232,8 @@ def _siblings(document: Document, target: Definition, span: _Span) -> tuple[_Spa
     """The spans of the sibling definitions just before and just after the target, if any."""
     before: _Span | None = None
     after: _Span | None = None
-    for other in document.definitions:
+    # Only the target's container is looked at: a member's siblings come without the full listing.
+    for other in document.members(target.container):
         if other == target or other.container != target.container:
             continue
         other_span = _span(document, other.outer_start, other.end)
@@ -467,15 +480,7 @@ def _append_to_file(document: Document, code: str) -> _Insertion | None:
         return _Insertion((TextEdit(0, len(data), text + eol),), 0, len(text), ())
     if _ends_with_lines(data, content_end, text):
         return None
-    spans = [
-        s
-        for d in document.definitions
-        if not d.container
-        and (s := _span(document, d.outer_start, d.end)) is not None
-        and not s.indent
-    ]
-    pairs = list(reversed(list(zip(spans, spans[1:], strict=False))))
-    gap = _choose_gap(data, pairs, "\n" in code)
+    gap = _module_gap(document, "\n" in code)
     if gap is None:
         gap = _default_gap(spec, "")
     closing = _closing_statement(document)
@@ -496,6 +501,33 @@ def _append_to_file(document: Document, code: str) -> _Insertion | None:
         len(text),
         (),
     )
+
+
+def _module_gap(document: Document, multiline_payload: bool) -> int | None:
+    """The separator learnt from the module's definitions, the last pairs first.
+
+    Most files answer from their last few definitions: the top-level ones after the
+    start of the last root children are asked for (a range query, not the listing), as
+    many more each round as needed until a pair fits the payload or the whole file is read.
+    """
+    data = document.data
+    children = document.tree.root_node.children
+    count = _MODULE_TAIL
+    while True:
+        whole = count >= len(children)
+        definitions = document.members(()) if whole else document.top_level_from(children[-count].start_byte)
+        spans = [
+            s
+            for d in definitions
+            if (s := _span(document, d.outer_start, d.end)) is not None and not s.indent
+        ]
+        pairs = list(reversed(list(zip(spans, spans[1:], strict=False))))
+        if whole:
+            return _choose_gap(data, pairs, multiline_payload)
+        fitting = _fitting_gap(data, pairs, multiline_payload)
+        if fitting is not None:
+            return fitting
+        count *= 8 if count > 1 else 2
 
 
 def _closing_statement(document: Document) -> int | None:

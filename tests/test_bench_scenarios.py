@@ -27,6 +27,8 @@ APPLY_SCENARIOS = {
     "click_function": sc.click_function,
     "react_component": sc.react_component,
     "big_python_1k": sc.big_python(1_000),
+    "insert_1k": sc.big_python_insert(1_000),
+    "insert_20k": sc.big_python_insert(20_000),
     "unified_diff": sc.unified_diff,
     "search_replace": sc.search_replace,
     "fragment": sc.fragment,
@@ -50,7 +52,7 @@ def test_our_reply_leaves_the_bytes_the_edits_compute(tmp_path: Path, name: str)
     assert _files(root, list(scenario.expected)) == scenario.expected
 
 
-@pytest.mark.parametrize("name", ["b", "fragment", "react_component"])
+@pytest.mark.parametrize("name", ["b", "fragment", "react_component", "insert_1k"])
 def test_the_originals_search_replace_form_is_the_same_edit(tmp_path: Path, name: str) -> None:
     """Our own CLI reads search/replace blocks too: the form given to the original kopipasta does the same edits."""
     scenario = APPLY_SCENARIOS[name]()
@@ -63,7 +65,7 @@ def test_the_originals_search_replace_form_is_the_same_edit(tmp_path: Path, name
     assert _files(root, list(scenario.expected)) == scenario.expected
 
 
-@pytest.mark.parametrize("name", ["a", "react_component", "rust_method"])
+@pytest.mark.parametrize("name", ["a", "react_component", "rust_method", "insert_1k"])
 def test_the_bare_splice_script_does_the_same_edit(tmp_path: Path, name: str) -> None:
     scenario = APPLY_SCENARIOS[name]()
     tool = tools.bare_splice(scenario, tmp_path)
