@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -57,6 +57,11 @@ Captures = list[tuple[str, "Node"]]  # (capture name, node) in the order the pat
 Step = tuple[
     "str | None", bool, "str | None", tuple[str, ...], tuple["Step", ...], tuple["Step", ...], "frozenset[str] | None"
 ]
+# A Step's places, by name (Final, so that a type checker knows which item each one reads).
+KIND: Final = 0
+NAMED: Final = 1
+FIELD: Final = 2
+KINDS: Final = 6
 
 
 def _step(
@@ -70,10 +75,10 @@ def _step(
     kinds: frozenset[str] | None
     if not alternatives:
         kinds = None if kind is None else frozenset((kind,))
-    elif any(a[6] is None for a in alternatives):
+    elif any(a[KINDS] is None for a in alternatives):
         kinds = None
     else:
-        kinds = frozenset(k for a in alternatives for k in a[6] or ())
+        kinds = frozenset(k for a in alternatives for k in a[KINDS] or ())
     return (kind, named, field, captures, children, alternatives, kinds)
 
 
@@ -159,7 +164,7 @@ def _shape(tokens: list[tuple[str, str]], pattern: str) -> tuple[Step, str]:
     root = parser.step(field=None)
     if parser.position != len(tokens):
         raise ShapeError(f"more than one pattern in a marked pattern: {pattern.strip()[:80]}")
-    kind, named = root[0], root[1]
+    kind, named = root[KIND], root[NAMED]
     if kind is None or kind == "" or not named:
         raise ShapeError(f"a marked pattern's root must be a named node type: {pattern.strip()[:80]}")
     return root, f"({kind}) @{ROOT_CAPTURE}\n"
@@ -249,7 +254,7 @@ class Matcher:
             found: list[Captures] = []
             node_type = node.type
             for alternative in alternatives:
-                kinds = alternative[6]
+                kinds = alternative[KINDS]
                 if kinds is None or node_type in kinds:
                     found += self._node(alternative, node)
             return found
@@ -261,11 +266,11 @@ class Matcher:
         own = [(capture, node) for capture in captures]
         if not children:
             return [own]
-        if len(children) == 1 and (field := children[0][2]) is not None:
+        if len(children) == 1 and (field := children[0][FIELD]) is not None:
             # One child step in a field (`name: (identifier)`, most marked patterns): only the
             # children in that field can take it, and with no sibling step, order is moot.
             only = children[0]
-            kinds = only[6]
+            kinds = only[KINDS]
             found = []
             for child in node.children_by_field_name(field):
                 if kinds is None or child.type in kinds:
@@ -276,7 +281,7 @@ class Matcher:
     def _sequence(self, steps: tuple[Step, ...], children: list[_Child], start: int) -> list[Captures]:
         """The ways `steps` fit children[start:], each step on a later child than the one before."""
         first, rest = steps[0], steps[1:]
-        field, kinds = first[2], first[6]
+        field, kinds = first[FIELD], first[KINDS]
         found: list[Captures] = []
         for index in range(start, len(children)):
             child_field, child_type, child = children[index]
