@@ -24,6 +24,7 @@ from kopipasta.line_counts import line_counts
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.operations import apply_patch
 from kopipasta.plan import plan
+from kopipasta.shortrun import keep_until_exit
 from kopipasta.textpatch_markers import may_be_text_patch
 from kopipasta.workspace import load, normalise, resolve_real
 
@@ -119,6 +120,7 @@ def _apply_blocks(
     notes = options.notes
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
+    keep_until_exit(files)  # a short run leaves with os._exit: its files' trees need no freeing
     for block in blocks:
         try:
             text_patch = None
