@@ -107,10 +107,16 @@ GROUPING_SOURCES = [p for p in SOURCES if not p.is_relative_to(REPO / "fixtures"
 ][:60]
 
 
-@pytest.mark.parametrize(("gap", "most"), [(-1, 10_000), (10**9, 10_000), (256, 0)], ids=["apart", "merged", "one-range"])
-def test_named_is_the_same_however_occurrences_are_grouped(monkeypatch: pytest.MonkeyPatch, gap: int, most: int) -> None:
+@pytest.mark.parametrize(
+    ("gap", "most", "per_stretch"), [(-1, 10_000, 10**9), (10**9, 10_000, 10**9), (256, 0, 10**9), (256, 0, 1)],
+    ids=["apart", "merged", "one-range", "by-size"],
+)
+def test_named_is_the_same_however_occurrences_are_grouped(
+    monkeypatch: pytest.MonkeyPatch, gap: int, most: int, per_stretch: int
+) -> None:
     monkeypatch.setattr(definitions, "_MERGE_GAP", gap)
     monkeypatch.setattr(definitions, "_MAX_STRETCHES", most)
+    monkeypatch.setattr(definitions, "_BYTES_PER_STRETCH", per_stretch)
     for path in GROUPING_SOURCES:
         code = _code(path)
         if code is None:
