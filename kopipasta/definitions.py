@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 from kopipasta.languages import LanguageSpec, query_matches
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tree_sitter import Node, Tree
 
 # Kinds whose bodies hold locals: a variable (or Swift/Kotlin `let`/`val`) inside one is not a definition.
@@ -765,13 +767,8 @@ def _named_at_occurrences(
 ) -> list[Definition] | None:
     """`definitions_named` (`definitions_ending_in` when `dotted`) from range queries over the name's
     occurrences, or None where that is not exact."""
-    # A name node's text is the name itself, so each definition stands at an occurrence of its
-    # bytes; a name read from bytes that are not UTF-8 (U+FFFD) has no bytes to search for.
-    if not name or "\ufffd" in name:
-        return None
-    try:
-        needle = name.encode("utf-8")
-    except UnicodeEncodeError:
+    needle = _needle(name)
+    if needle is None:
         return None
     root = tree.root_node
     if source is None:
@@ -781,21 +778,14 @@ def _named_at_occurrences(
         occurrences = _occurrences(text, needle, root.start_byte, 0, len(text))
     else:
         occurrences = _occurrences(source, needle, 0, root.start_byte, root.end_byte)
-    stretches = _stretches(occurrences, len(needle), _most_stretches(root.end_byte))
     captured = _RangeCaptures(spec, root)
     dotted_needle = b"." + needle if dotted else None
-    candidates: dict[tuple[int, int, str], None] = {}
-    for start, end in stretches:
-        for _pattern, captures in captured.query(start, end):
-            names = captures.get("name")
-            text_of_name = names[0].text if names else None
-            if text_of_name is None or not (
-                text_of_name == needle or (dotted_needle is not None and text_of_name.endswith(dotted_needle))
-            ):
-                continue
-            for capture, nodes in captures.items():
-                if capture == "overload" or capture.startswith("definition."):
-                    candidates[_key(nodes[0])] = None
+    candidates = _candidates_named(
+        captured,
+        _stretches(occurrences, len(needle), _most_stretches(root.end_byte)),
+        lambda text_of_name: text_of_name == needle
+        or (dotted_needle is not None and text_of_name.endswith(dotted_needle)),
+    )
     try:
         # A stub above a candidate is asked about rather than ruled out: one more query, where there is one.
         build = _Builder(spec, tree, captured, overloads=True, source=source)
@@ -811,6 +801,43 @@ def _named_at_occurrences(
             definitions += [d for d in misparsed if d.name == name or (dotted and _ends_in(d.name, name))]
     except _Unanswerable:
         return None
+    return _in_file_order(definitions)
+
+
+def _needle(name: str) -> bytes | None:
+    """The bytes to search for a name's definitions, or None where they cannot be searched for.
+
+    A name node's text is the name itself, so each definition stands at an occurrence of its
+    bytes; a name read from bytes that are not UTF-8 (U+FFFD) has no bytes to search for.
+    """
+    if not name or "\ufffd" in name:
+        return None
+    try:
+        return name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def _candidates_named(
+    captured: _RangeCaptures, stretches: list[tuple[int, int]], accepts: Callable[[bytes], bool]
+) -> dict[tuple[int, int, str], None]:
+    """The definition and overload-stub nodes, in query order, of the matches over `stretches`
+    whose name's text `accepts`."""
+    candidates: dict[tuple[int, int, str], None] = {}
+    for start, end in stretches:
+        for _pattern, captures in captured.query(start, end):
+            names = captures.get("name")
+            text_of_name = names[0].text if names else None
+            if text_of_name is None or not accepts(text_of_name):
+                continue
+            for capture, nodes in captures.items():
+                if capture == "overload" or capture.startswith("definition."):
+                    candidates[_key(nodes[0])] = None
+    return candidates
+
+
+def _in_file_order(definitions: list[Definition]) -> list[Definition] | None:
+    """The definitions in the listing's order, or None where it cannot be told from their spans."""
     definitions.sort(key=lambda d: (d.start, -d.end))
     spans = [(d.start, d.end) for d in definitions]
     if len(set(spans)) != len(spans):
@@ -832,27 +859,17 @@ def members_of(
     inside one of them, and a range query over each builds them all.
     """
     name = container[-1] if container else ""
-    if not name or "\ufffd" in name:
-        return None
-    try:
-        needle = name.encode("utf-8")
-    except UnicodeEncodeError:
+    needle = _needle(name)
+    if needle is None:
         return None
     root = tree.root_node
     if source is None:
         source = tree_bytes(tree)
     occurrences = _occurrences(source, needle, 0, root.start_byte, root.end_byte)
     captured = _RangeCaptures(spec, root)
-    candidates: dict[tuple[int, int, str], None] = {}
     # A container's name is often a common word of the file (click's `Context`: 172 occurrences in 20k lines).
-    for start, end in _stretches(occurrences, len(needle), _most_stretches(len(source))):
-        for _pattern, captures in captured.query(start, end):
-            names = captures.get("name")
-            if not names or names[0].text != needle:
-                continue
-            for capture, nodes in captures.items():
-                if capture.startswith("definition."):
-                    candidates[_key(nodes[0])] = None
+    stretches = _stretches(occurrences, len(needle), _most_stretches(root.end_byte))
+    candidates = _candidates_named(captured, stretches, lambda text_of_name: text_of_name == needle)
     try:
         build = _Builder(spec, tree, captured, overloads=True, source=source)
         holders = []
@@ -881,11 +898,7 @@ def members_of(
             members += [d for d in misparsed if d.container == container]
     except _Unanswerable:
         return None
-    members.sort(key=lambda d: (d.start, -d.end))
-    spans = [(d.start, d.end) for d in members]
-    if len(set(spans)) != len(spans):
-        return None  # same-span definitions keep the query's order in the listing: not reproduced here
-    return members
+    return _in_file_order(members)
 
 
 def top_level_from(
@@ -913,11 +926,7 @@ def top_level_from(
         ]
     except _Unanswerable:
         return None
-    found.sort(key=lambda d: (d.start, -d.end))
-    spans = [(d.start, d.end) for d in found]
-    if len(set(spans)) != len(spans):
-        return None  # same-span definitions keep the query's order in the listing: not reproduced here
-    return found
+    return _in_file_order(found)
 
 
 def _occurrences(text: bytes, needle: bytes, base: int, start: int, end: int) -> list[int]:
