@@ -2,8 +2,10 @@
 
 Query files mark their dear patterns `(#structure-in-python!)` (query_shapes.py):
 compiled as the root node alone, the rest matched in Python. The plain
-computation is the query as it stood before (tests/query_baseline/<lang>.scm,
-the files as main had them) compiled whole by Tree-sitter. For every code file
+computation is the same query file compiled whole by Tree-sitter (the marker
+is then a predicate that lets every match through), or, where a file's own
+patterns were rewritten (python.scm's overload stubs), the file as it stood
+before (tests/query_baseline/<lang>.scm). For every code file
 of the fixtures, the identity corpora and this test's own edge cases, in every
 language, both must give the same listing (names, kinds, scopes, byte ranges,
 overload marks, in the same order) and the same `definitions_named` answer
@@ -69,7 +71,7 @@ SOURCES = _sources()
 
 @functools.cache
 def _native_query(grammar: str, query_file: str, extra_queries: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
-    """The plain computation: the query as main had it, every pattern compiled whole by Tree-sitter."""
+    """The plain computation: every pattern compiled whole by Tree-sitter (a baseline, if any, for the file)."""
     texts = []
     for name in (query_file, *extra_queries):
         baseline = BASELINE / name
