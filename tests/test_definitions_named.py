@@ -107,16 +107,25 @@ GROUPING_SOURCES = [p for p in SOURCES if not p.is_relative_to(REPO / "fixtures"
 ][:60]
 
 
-@pytest.mark.parametrize(
+# The ways of grouping a name's occurrences into queries: one query each, all merged into one
+# stretch, one range over all of them, as many stretches as the file's size allows.
+OCCURRENCE_GROUPINGS = pytest.mark.parametrize(
     ("gap", "most", "per_stretch"), [(-1, 10_000, 10**9), (10**9, 10_000, 10**9), (256, 0, 10**9), (256, 0, 1)],
     ids=["apart", "merged", "one-range", "by-size"],
 )
-def test_named_is_the_same_however_occurrences_are_grouped(
-    monkeypatch: pytest.MonkeyPatch, gap: int, most: int, per_stretch: int
-) -> None:
+
+
+def group_occurrences(monkeypatch: pytest.MonkeyPatch, gap: int, most: int, per_stretch: int) -> None:
     monkeypatch.setattr(definitions, "_MERGE_GAP", gap)
     monkeypatch.setattr(definitions, "_MAX_STRETCHES", most)
     monkeypatch.setattr(definitions, "_BYTES_PER_STRETCH", per_stretch)
+
+
+@OCCURRENCE_GROUPINGS
+def test_named_is_the_same_however_occurrences_are_grouped(
+    monkeypatch: pytest.MonkeyPatch, gap: int, most: int, per_stretch: int
+) -> None:
+    group_occurrences(monkeypatch, gap, most, per_stretch)
     for path in GROUPING_SOURCES:
         code = _code(path)
         if code is None:

@@ -20,10 +20,18 @@ from pathlib import Path
 
 import pytest
 from cli_process import kopipasta
-from test_definitions_named import GROUPING_SOURCES, REPO, SOURCES, _code, _label
+from test_definitions_named import (
+    GROUPING_SOURCES,
+    OCCURRENCE_GROUPINGS,
+    REPO,
+    SOURCES,
+    _code,
+    _label,
+    group_occurrences,
+)
 
-from kopipasta import definitions, insert
 from kopipasta import document as document_module
+from kopipasta import insert
 from kopipasta.definitions import Definition, list_definitions, members_of, top_level_from
 from kopipasta.document import Document, in_memory
 from kopipasta.engine import apply_reply
@@ -74,16 +82,11 @@ def test_the_corpus_is_answered_by_range() -> None:
     assert holders_of_several > 20  # Rust impl blocks, Swift extensions, Scala companions: several holders
 
 
-@pytest.mark.parametrize(
-    ("gap", "most", "per_stretch"), [(-1, 10_000, 10**9), (10**9, 10_000, 10**9), (256, 0, 10**9), (256, 0, 1)],
-    ids=["apart", "merged", "one-range", "by-size"],
-)
+@OCCURRENCE_GROUPINGS
 def test_members_are_the_same_however_occurrences_are_grouped(
     monkeypatch: pytest.MonkeyPatch, gap: int, most: int, per_stretch: int
 ) -> None:
-    monkeypatch.setattr(definitions, "_MERGE_GAP", gap)
-    monkeypatch.setattr(definitions, "_MAX_STRETCHES", most)
-    monkeypatch.setattr(definitions, "_BYTES_PER_STRETCH", per_stretch)
+    group_occurrences(monkeypatch, gap, most, per_stretch)
     for path in GROUPING_SOURCES:
         code = _code(path)
         if code is None:

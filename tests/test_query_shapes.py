@@ -19,8 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_definitions_named import _code
 
-from kopipasta import embedded, languages, query_shapes
+from kopipasta import languages, query_shapes
 from kopipasta.definitions import (
     definitions_ending_in,
     definitions_named,
@@ -33,17 +34,6 @@ REPO = Path(__file__).resolve().parent.parent
 BASELINE = Path(__file__).resolve().parent / "query_baseline"
 EDGE_CASES = Path(__file__).resolve().parent / "query_shapes_corpus"
 ABSENT = ("kopipasta_absent", "Absent.inner", "operator==", "~Absent")
-
-
-def _code(path: Path) -> tuple[LanguageSpec, bytes] | None:
-    """The file's code as the operations parse it: a component's `<script>` through its code view."""
-    host = language_for_path(path.name)
-    assert host is not None
-    data = path.read_bytes()
-    if host.embedding is None:
-        return host, data
-    view = embedded.code_view(host, data)
-    return None if view is None else (view.spec, view.data)
 
 
 def _has_marked_patterns(spec: LanguageSpec) -> bool:
