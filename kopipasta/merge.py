@@ -27,7 +27,14 @@ from kopipasta.import_merge import plan_imports
 from kopipasta.imports import apply_edits
 from kopipasta.members import CONTAINER_KINDS, Member, has_placeholder, members, squash, text_of
 from kopipasta.model import Operation
-from kopipasta.parsed import Parsed, read_file, read_payload, structural
+from kopipasta.parsed import (
+    Parsed,
+    only_its_target,
+    read_file,
+    read_payload,
+    read_target_payload,
+    structural,
+)
 from kopipasta.replace import replace_node
 from kopipasta.resolve import Target, resolve_with_payload
 
@@ -388,19 +395,22 @@ def merge_file_block(document: Document, payload: str, *, file: str, elided: boo
     return merged
 
 
-def merge_targeted(document: Document, payload: str, target: Definition, *, file: str, label: str) -> Merged | None:
+def merge_targeted(
+    document: Document, payload: str, target: Definition, *, file: str, label: str, parsed: Parsed | None = None
+) -> Merged | None:
     """A TARGET_NODE payload that elides, or restates more than its target; None: a plain replacement.
 
     Plain means: one definition (with new ones beside it, none the file has)
     and no placeholder. Otherwise the payload is read as §6 reads a file
-    block, its target replaced as the directive says.
+    block, its target replaced as the directive says. `parsed`: the payload
+    as `read_target_payload` read it, when the caller has it.
     """
     spec = document.code_spec
-    original_span = document.data[target.outer_start : target.end]
-    parsed = read_payload(spec, payload, original_span)
-    top = [d for d in structural(parsed.definitions) if not d.container]
-    if not parsed.placeholders and all(d.name == target.name for d in top):
+    if parsed is None:
+        parsed = read_target_payload(document, payload, target)
+    if only_its_target(parsed, target):
         return None  # the common case, told without listing the whole file's definitions
+    top = [d for d in structural(parsed.definitions) if not d.container]
     originals = structural(document.definitions)
     # With the target at its own top level, the payload stands where the target does: only the
     # target's siblings can be restated. Without it, the payload is a larger piece (the whole

@@ -18,7 +18,13 @@ from kopipasta.document import Document
 from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, LanguageSpec, parse
 from kopipasta.model import Operation, Patch
-from kopipasta.parsed import only_its_target, placeholder_rows, read_payload, structural
+from kopipasta.parsed import (
+    only_its_target,
+    placeholder_rows,
+    read_payload,
+    read_target_payload,
+    structural,
+)
 from kopipasta.replace import replace_node
 from kopipasta.resolve import parse_target, resolve_with_payload_in
 from kopipasta.workspace import Source, load
@@ -101,10 +107,13 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     # A payload that elides, or restates more than its target, is merged as §6 reads a file block;
     # one that is plainly its target (the common case) is told without importing the merge.
     merged = None
-    if not only_its_target(document, patch.payload, definition):
+    payload = read_target_payload(document, patch.payload, definition)
+    if not only_its_target(payload, definition):
         from kopipasta import merge
 
-        merged = merge.merge_targeted(document, patch.payload, definition, file=patch.file, label=str(target))
+        merged = merge.merge_targeted(
+            document, patch.payload, definition, file=patch.file, label=str(target), parsed=payload
+        )
     if merged is not None:
         note = "; ".join(n for n in (picked_note, merged.note()) if n)
         return Edit(merged.data, merged.tree, note, merged.reading)

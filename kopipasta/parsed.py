@@ -135,17 +135,22 @@ def structural(definitions: list[Definition]) -> list[Definition]:
     return [d for d in definitions if id(d) not in inside]
 
 
-def only_its_target(document: Document, payload: str, target: Definition) -> bool:
-    """Whether a TARGET_NODE payload is plainly its target: `merge.merge_targeted` would answer None.
+def read_target_payload(document: Document, payload: str, target: Definition) -> Parsed:
+    """A TARGET_NODE payload read for its definitions (the target's own comments are not placeholders)."""
+    return read_payload(document.code_spec, payload, document.data[target.outer_start : target.end])
+
+
+def only_its_target(payload: Parsed, target: Definition) -> bool:
+    """Whether a TARGET_NODE payload (read_target_payload) is plainly its target: nothing to merge.
 
     True when the payload holds no placeholder and every definition at its top
-    level is named as the target (the target itself, an overload beside it):
-    the first test `merge_targeted` makes, told here so that `operations` asks
-    `merge` (and the modules a merge needs) only about a payload that may
-    merge. tests/test_merge_shortcut.py pins it to `merge_targeted` on every
-    fixture reply and on payloads made from the corpus.
+    level is named as the target (the target itself, an overload beside it).
+    `merge.merge_targeted` answers None for such a payload first; `operations`
+    asks here, so that `merge` (and the modules a merge needs) is imported only
+    for a payload that may merge. tests/test_merge_shortcut.py checks that
+    skipping merge_targeted for these changes nothing, on every fixture reply
+    and on payloads made from the corpus.
     """
-    parsed = read_payload(document.code_spec, payload, document.data[target.outer_start : target.end])
-    if parsed.placeholders:
+    if payload.placeholders:
         return False
-    return all(d.name == target.name for d in structural(parsed.definitions) if not d.container)
+    return all(d.name == target.name for d in structural(payload.definitions) if not d.container)

@@ -3,7 +3,8 @@
 `operations` asks `parsed.only_its_target` before `merge.merge_targeted`: a
 payload with no placeholder whose top-level definitions are all named as the
 target is replaced plainly, without importing the merge. That is right only
-where `merge_targeted` itself answers None (and does not fail). Checked three
+where `merge_targeted` itself answers None (and does not fail): it asks the
+same test first, and nothing after it may decide otherwise. Checked three
 ways: on the TARGET_NODE blocks of every fixture reply; on payloads made from
 every definition of the corpus (fixture files, identity samples and corpus):
 as written, elided, with a sibling restated, and inside their container; and
@@ -28,7 +29,7 @@ from kopipasta.errors import PatchError
 from kopipasta.intake import read_reply
 from kopipasta.languages import has_syntax_error, language_for_path, parse
 from kopipasta.model import Operation
-from kopipasta.parsed import only_its_target
+from kopipasta.parsed import only_its_target, read_target_payload
 from kopipasta.plan import plan
 from kopipasta.resolve import parse_target, resolve_with_payload_in
 from kopipasta.workspace import load
@@ -49,7 +50,7 @@ def _merge_answer(document: Document, payload: str, target: Definition) -> str:
 
 
 def _check(document: Document, payload: str, target: Definition, seen: Counter[tuple[bool, str]], where: str) -> None:
-    shortcut = only_its_target(document, payload, target)
+    shortcut = only_its_target(read_target_payload(document, payload, target), target)
     answer = _merge_answer(document, payload, target)
     seen[(shortcut, answer)] += 1
     if shortcut:
@@ -188,7 +189,7 @@ def test_every_fixture_reply_applies_the_same_with_the_shortcut_forced_off(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with_shortcut = _reports(tmp_path / "on")
-    monkeypatch.setattr(operations, "only_its_target", lambda document, payload, target: False)
+    monkeypatch.setattr(operations, "only_its_target", lambda payload, target: False)
     without = _reports(tmp_path / "off")
     assert without == with_shortcut
     assert sum(1 for report in with_shortcut if report.changes) > 300  # type: ignore[attr-defined]
