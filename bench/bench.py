@@ -4,6 +4,15 @@
     python bench/bench.py --repeat 9           # more rounds, steadier medians
     python bench/bench.py --only a py100k mem  # some rows (a key, or text in the label)
     python bench/bench.py --original /tmp/orig/bin/python   # also pair the original kopipasta
+    python bench/bench.py --checkout ../base   # time another checkout (a git worktree) with this bench
+    python bench/bench.py --in-place -k a      # time this interpreter's kopipasta (see below)
+
+What is timed: the checkout installed as people install it (`pip install .`, not
+editable) into a venv the bench makes for the run (bench/install.py); every tool
+but ast-grep and the original runs on that venv's interpreter. `--in-place` times
+the running interpreter's kopipasta instead: quicker to start, but in an editable
+install `site` runs the editable finder in every process, which raises the import
+floors and flatters every ratio (a one-block apply: 3.1× instead of 3.9×).
 
 What is measured: each command's CPU time (user + system, from `wait4`, so a
 child's own children count) and wall time, over whole processes. Shared
@@ -23,6 +32,8 @@ Comparators (see bench/tools.py):
   click+ts   `python -c "import click, tree_sitter"`, the floor a click CLI on Tree-sitter pays:
              the stack's own start-up, so ours ÷ it is what our code adds (issue 9's
              goals are against `import ts`; this column says how much of a gap is click's)
+  no CLI     bench/without_cli.py: the same apply through the engine, the report printed,
+             without click (an apply row's own command-line cost; not a goal)
   bare       bench/bare_splice.py: import, parse, find the definition at a known offset,
              splice, tree.edit + incremental reparse, syntax check, atomic write
   ast-grep   `ast-grep scan --rule R --update-all FILE…` (Rust), when installed:
@@ -59,14 +70,15 @@ if __package__ in (None, ""):  # run as `python bench/bench.py`: make `bench` im
 
 from bench import scenarios as sc  # noqa: E402
 from bench import tools  # noqa: E402
+from bench.install import CHECKOUT, installed_python  # noqa: E402
 from bench.timing import Run, Tool, measure_paired, median_ratio  # noqa: E402
 
-IMPORT, STACK, BARE, AST_GREP, ORIGINAL, PATCHER, PARSE = (
-    "import", "stack", "bare", "ast-grep", "original", "patcher", "parse"
+IMPORT, STACK, NO_CLI, BARE, AST_GREP, ORIGINAL, PATCHER, PARSE = (
+    "import", "stack", "no-cli", "bare", "ast-grep", "original", "patcher", "parse"
 )
-COLUMNS = (IMPORT, STACK, BARE, AST_GREP, ORIGINAL, PATCHER)
+COLUMNS = (IMPORT, STACK, NO_CLI, BARE, AST_GREP, ORIGINAL, PATCHER)
 HEADINGS = {
-    IMPORT: "÷ import ts", STACK: "÷ click+ts", BARE: "÷ bare", AST_GREP: "÷ ast-grep", ORIGINAL: "÷ original",
+    IMPORT: "÷ import ts", STACK: "÷ click+ts", NO_CLI: "÷ no CLI", BARE: "÷ bare", AST_GREP: "÷ ast-grep", ORIGINAL: "÷ original",
     PATCHER: "÷ orig patcher", PARSE: "÷ bare parse",
 }
 
@@ -141,11 +153,12 @@ class Options:
     ast_grep: str | None
     original: str | None
     json_report: bool
+    python: str  # the interpreter every tool but ast-grep and the original runs on
 
 
 def comparator(name: str, scenario: sc.Scenario, scratch: Path, options: Options) -> Tool | None:
     if name == BARE:
-        return tools.bare_splice(scenario, scratch)
+        return tools.bare_splice(scenario, scratch, options.python)
     if name == AST_GREP:
         return tools.ast_grep(scenario, scratch, options.ast_grep)
     if name == ORIGINAL:
@@ -153,7 +166,7 @@ def comparator(name: str, scenario: sc.Scenario, scratch: Path, options: Options
     if name == PATCHER:
         return tools.original_patcher(scenario, scratch, options.original)
     if name == PARSE:
-        return tools.bare_parse(scenario, scratch)
+        return tools.bare_parse(scenario, scratch, options.python)
     raise ValueError(name)
 
 
@@ -167,8 +180,12 @@ def verdict(goal: Goal, ratios: dict[str, float]) -> str:
 
 def run_row(row: Row, scratch: Path, options: Options) -> str:
     scenario = row.build()
-    mine = tools.ours(scenario, scratch, options.json_report)
-    others = {IMPORT: tools.import_floor(scratch), STACK: tools.import_floor(scratch, "click, tree_sitter")} if not row.memory else {}
+    mine = tools.ours(scenario, scratch, options.python, options.json_report)
+    floors = {IMPORT: "tree_sitter", STACK: "click, tree_sitter"}
+    others = {name: tools.import_floor(scratch, options.python, modules) for name, modules in floors.items()} if not row.memory else {}
+    engine = tools.without_cli(scenario, scratch, options.python) if not row.memory else None
+    if engine is not None:
+        others[NO_CLI] = engine
     for name in row.comparators:
         tool = comparator(name, scenario, scratch, options)
         if tool is not None:
@@ -211,6 +228,8 @@ def main() -> None:
     parser.add_argument("--original", metavar="PYTHON", help="the interpreter of a venv holding the original kopipasta==0.70.0")
     parser.add_argument("--no-ast-grep", action="store_true", help="do not pair ast-grep even when it is installed")
     parser.add_argument("--json", action="store_true", help="run our apply with --json (default: the report a pipe gets)")
+    parser.add_argument("--in-place", action="store_true", help="time this interpreter's kopipasta, not a fresh non-editable install of the checkout")
+    parser.add_argument("--checkout", type=Path, default=CHECKOUT, help="the checkout to install and time (default: this one)")
     parser.add_argument("--list", action="store_true", help="list the rows and exit")
     args = parser.parse_args()
     rows = selected(ROWS, args.only)
@@ -219,15 +238,19 @@ def main() -> None:
             print(f"{row.key:<9} {row.label}")
         sys.exit(0 if args.list else 2)
 
-    options = Options(args.repeat, None if args.no_ast_grep else tools.find_ast_grep(), args.original, args.json)
-    print(f"load at start: {load()}")
-    print(protocol_tokens_row())
-    print(f"ast-grep: {options.ast_grep or 'not installed (pip install ast-grep-cli)'}; "
-          f"original: {options.original or 'not paired (--original PYTHON)'}; "
-          f"{args.repeat} rounds per row; CPU ms medians in brackets")
-    header = "  ".join(f"{HEADINGS[name]:>15}" for name in COLUMNS)
-    print(f"{'row':<50} {'cpu ms':>7} {'wall ms':>7}  {header}  goals (issue 9)")
+    if not args.in_place and os.environ.get("PYTHONPATH"):
+        sys.exit("PYTHONPATH is set: it would put another kopipasta before the installed one; use --checkout DIR or --in-place")
     with tempfile.TemporaryDirectory(prefix="kopipasta-bench-") as tmp:
+        python = sys.executable if args.in_place else installed_python(Path(tmp) / "venv", args.checkout.resolve())
+        options = Options(args.repeat, None if args.no_ast_grep else tools.find_ast_grep(), args.original, args.json, python)
+        print(f"load at start: {load()}")
+        print(protocol_tokens_row())
+        print(f"kopipasta: {'this interpreter in place (' + python + ')' if args.in_place else f'{args.checkout.resolve()} installed in a fresh venv'}; "
+              f"ast-grep: {options.ast_grep or 'not installed (pip install ast-grep-cli)'}; "
+              f"original: {options.original or 'not paired (--original PYTHON)'}; "
+              f"{args.repeat} rounds per row; CPU ms medians in brackets")
+        header = "  ".join(f"{HEADINGS[name]:>15}" for name in COLUMNS)
+        print(f"{'row':<50} {'cpu ms':>7} {'wall ms':>7}  {header}  goals (issue 9)")
         for index, row in enumerate(rows):
             scratch = Path(tmp) / f"{index}-{row.key}"
             scratch.mkdir()

@@ -3,6 +3,7 @@
 - `ours`: `python -m kopipasta apply REPLY --root WORK` (or `nodes` / `prompt`);
 - `import`: `python -c "import tree_sitter"`, the floor any Tree-sitter tool pays;
 - `stack`: `python -c "import click, tree_sitter"`, the floor a click CLI on Tree-sitter pays;
+- `no-cli`: bench/without_cli.py — the same apply through the engine, without click;
 - `bare`: bench/bare_splice.py — parse, splice at a known offset, incremental reparse, atomic write;
 - `parse`: bench/bare_parse.py — import, parse, exit (the peak-memory floor);
 - `ast-grep`: `ast-grep scan --rule RULES --update-all FILE…`, a rule per edit naming the node kind\n  and name (and, with several edits, its file);
@@ -113,30 +114,40 @@ def _project_tool(name: str, command: list[str], scratch: Path, scenario: Scenar
     )
 
 
-def ours(scenario: Scenario, scratch: Path, json_report: bool) -> Tool:
+def ours(scenario: Scenario, scratch: Path, python: str, json_report: bool) -> Tool:
     work = scratch / "ours"
-    python = [sys.executable, "-m", "kopipasta"]
+    kopipasta = [python, "-m", "kopipasta"]
     if scenario.command == "apply":
         reply = scratch / "reply.md"
         reply.write_text(scenario.reply, encoding="utf-8")
-        command = [*python, "apply", str(reply), "--root", str(work), *(["--json"] if json_report else [])]
+        command = [*kopipasta, "apply", str(reply), "--root", str(work), *(["--json"] if json_report else [])]
         return _project_tool("ours", command, scratch, scenario)
-    command = [*python, scenario.command, *scenario.arguments, "--root", str(work)]
+    command = [*kopipasta, scenario.command, *scenario.arguments, "--root", str(work)]
     files = scenario.files
     return Tool("ours", command, work, lambda: write_project(work, files), output_checker("ours", scenario.must_print))
 
 
-def import_floor(scratch: Path, modules: str = "tree_sitter") -> Tool:
+def without_cli(scenario: Scenario, scratch: Path, python: str) -> Tool | None:
+    """bench/without_cli.py: the same apply through the engine alone, without click."""
+    if scenario.command != "apply":
+        return None
+    reply = scratch / "reply.md"
+    reply.write_text(scenario.reply, encoding="utf-8")
+    work = scratch / "no-cli"
+    return _project_tool("no-cli", [python, str(BENCH / "without_cli.py"), str(reply), str(work)], scratch, scenario)
+
+
+def import_floor(scratch: Path, python: str, modules: str = "tree_sitter") -> Tool:
     """`python -c "import MODULES"`: what a process pays before any work of its own."""
 
     def check(run: Run) -> None:
         if run.exit_code != 0:
             raise BenchFailure(f"python -c 'import {modules}' exited {run.exit_code}: {run.stderr}")
 
-    return Tool(f"import {modules}", [sys.executable, "-c", f"import {modules}"], scratch, check=check)
+    return Tool(f"import {modules}", [python, "-c", f"import {modules}"], scratch, check=check)
 
 
-def bare_splice(scenario: Scenario, scratch: Path) -> Tool | None:
+def bare_splice(scenario: Scenario, scratch: Path, python: str) -> Tool | None:
     edit = scenario.single_edit()
     if edit is None:
         return None
@@ -144,17 +155,17 @@ def bare_splice(scenario: Scenario, scratch: Path) -> Tool | None:
     offset = len(text[: edit.located(text)].encode("utf-8"))
     new_text = scratch / "bare-new.txt"
     new_text.write_bytes(edit.new.encode("utf-8"))
-    command = [sys.executable, str(BENCH / "bare_splice.py"), _PACK_LANGUAGE[edit.language], edit.path, str(offset), str(new_text)]
+    command = [python, str(BENCH / "bare_splice.py"), _PACK_LANGUAGE[edit.language], edit.path, str(offset), str(new_text)]
     return _project_tool("bare", command, scratch, scenario)
 
 
-def bare_parse(scenario: Scenario, scratch: Path) -> Tool | None:
+def bare_parse(scenario: Scenario, scratch: Path, python: str) -> Tool | None:
     edit = scenario.single_edit()
     if edit is None:
         return None
     work = scratch / "parse"
     files = scenario.files
-    command = [sys.executable, str(BENCH / "bare_parse.py"), _PACK_LANGUAGE[edit.language], edit.path]
+    command = [python, str(BENCH / "bare_parse.py"), _PACK_LANGUAGE[edit.language], edit.path]
     return Tool("parse", command, work, lambda: write_project(work, files), output_checker("parse", ["module"]))
 
 

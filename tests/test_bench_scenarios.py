@@ -19,6 +19,7 @@ from cli_process import kopipasta  # noqa: E402
 
 from bench import scenarios as sc  # noqa: E402
 from bench import tools  # noqa: E402
+from bench.install import installed_python  # noqa: E402
 
 APPLY_SCENARIOS = {
     "a": sc.scenario_a,
@@ -68,12 +69,24 @@ def test_the_originals_search_replace_form_is_the_same_edit(tmp_path: Path, name
 @pytest.mark.parametrize("name", ["a", "react_component", "rust_method", "insert_1k"])
 def test_the_bare_splice_script_does_the_same_edit(tmp_path: Path, name: str) -> None:
     scenario = APPLY_SCENARIOS[name]()
-    tool = tools.bare_splice(scenario, tmp_path)
+    tool = tools.bare_splice(scenario, tmp_path, sys.executable)
     assert tool is not None
     tool.prepare()
     result = subprocess.run(tool.command, cwd=tool.cwd, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert _files(tool.cwd, list(scenario.expected)) == scenario.expected
+
+
+@pytest.mark.parametrize("name", ["a", "b", "react_component"])
+def test_the_engine_without_the_cli_does_the_same_edits(tmp_path: Path, name: str) -> None:
+    scenario = APPLY_SCENARIOS[name]()
+    tool = tools.without_cli(scenario, tmp_path, sys.executable)
+    assert tool is not None
+    tool.prepare()
+    result = subprocess.run(tool.command, cwd=tool.cwd, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert _files(tool.cwd, list(scenario.expected)) == scenario.expected
+    assert "applied" in result.stdout
 
 
 @pytest.mark.parametrize("name", ["a", "b", "click_function", "react_component", "rust_method"])
@@ -97,3 +110,26 @@ def test_the_read_only_rows_print_every_file(tmp_path: Path, build) -> None:
     result = kopipasta(scenario.command, *scenario.arguments, "--root", str(tmp_path), cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert [text for text in scenario.must_print if text not in result.stdout] == []
+
+
+def test_the_bench_times_an_installed_copy_without_the_editable_finder(tmp_path: Path) -> None:
+    """What the bench times is kopipasta as `pip install .` leaves it, in a venv whose `site` runs no finder."""
+    python = installed_python(tmp_path / "venv")
+    probe = (
+        "import sys;"
+        "print(sorted(m for m in ('pathlib', 'urllib.parse', 'fnmatch') if m in sys.modules));"
+        "print(sorted(m for m in sys.modules if 'editable' in m));"
+        "import kopipasta; print(kopipasta.__file__)"
+    )
+    preloaded, finders, where = subprocess.run(
+        [python, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path
+    ).stdout.splitlines()
+    assert preloaded == "[]"  # what an editable install's finder imports in every process
+    assert finders == "[]"  # no editable finder was imported by `site`
+    assert Path(where).resolve().is_relative_to((tmp_path / "venv").resolve())
+    result = subprocess.run(
+        [python, "-m", "kopipasta", "nodes", "app/cart.py", "--root", str(REPO / "kopipasta" / "demo" / "project")],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Cart.total" in result.stdout
