@@ -30,10 +30,12 @@ from kopipasta.model import Operation
 from kopipasta.parsed import (
     Parsed,
     only_its_target,
+    read_as_members,
     read_file,
     read_payload,
     read_target_payload,
     structural,
+    top_level_definitions,
 )
 from kopipasta.replace import replace_node
 from kopipasta.resolve import Target, resolve_with_payload
@@ -385,14 +387,44 @@ def merge_file_block(document: Document, payload: str, *, file: str, elided: boo
         if elided
         else "add `TARGET_NODE: <name>` for one definition, or send the complete file"
     )
-    plan = Plan(
-        spec, file, label, hint, payload.split("\n"), read_payload(spec, payload, data), read_file(document), elided, None
-    )
+    parsed = read_payload(spec, payload, data)
+    if not elided:
+        parsed = _members_reading(document, payload, parsed) or parsed
+    plan = Plan(spec, file, label, hint, payload.split("\n"), parsed, read_file(document), elided, None)
     _check_parses(plan)
     _plan_container(plan, None, None)
     merged = _run(plan, document)
     merged.reading = "merged elision" if elided else "inferred fragment"
     return merged
+
+
+def _members_reading(document: Document, payload: str, parsed: Parsed) -> Parsed | None:
+    """A fragment of class members that also parses at the top level as statements, read as the members.
+
+    `handleError = (error) => { const message = …; throw error; };` is an assignment
+    statement at a TypeScript file's top level, and a class field holding a method
+    inside a class. Its local `const` is a definition, so `read_payload`'s own retry
+    (nothing defined at all) does not take it. It is read inside the class wrapper
+    only where that is certain: the top-level reading defines nothing at its top
+    level, and the file has every member the wrapped reading defines as a member of
+    a class, and nothing of that name at its top level. Otherwise the fragment is
+    read as it stands (and fails as code the file does not have).
+    """
+    spec = document.code_spec
+    if parsed.offset or not spec.payload_wrappers or top_level_definitions(parsed):
+        return None
+    members_read = read_as_members(spec, payload, document.data)
+    if members_read is None:
+        return None
+    sent = [d for d in members_read.definitions if not d.scope]
+    if not sent:
+        return None
+    in_file = document.definitions
+    top_level = {d.name for d in in_file if not d.container}
+    member_names = {d.name for d in in_file if d.container}
+    if any(d.name in top_level or d.name not in member_names for d in sent):
+        return None
+    return members_read
 
 
 def merge_targeted(

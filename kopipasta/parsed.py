@@ -74,11 +74,7 @@ def _masked(spec: LanguageSpec, text: str, rows: dict[int, str]) -> str:
 
 
 def read_payload(spec: LanguageSpec, payload: str, original: bytes | None = None) -> Parsed:
-    rows = placeholder_rows(spec, payload, original)
-    # An indented payload (a method without its class) parses at its own margin; rows stay the same.
-    text = dedent(_masked(spec, payload, rows))
-    if not text.endswith("\n"):
-        text += "\n"  # Go wants a declaration ended: at the end of input, a newline ends it
+    rows, text = _payload_text(spec, payload, original)
     tree, offset = payload_tree(spec, text)
     definitions = list_definitions(spec, tree)
     if not offset and not definitions:
@@ -88,6 +84,35 @@ def read_payload(spec: LanguageSpec, payload: str, original: bytes | None = None
         if wrapped is not None:
             tree, offset = wrapped
             definitions = list_definitions(spec, tree)
+    return _parsed(spec, tree, offset, definitions, rows)
+
+
+def read_as_members(spec: LanguageSpec, payload: str, original: bytes | None = None) -> Parsed | None:
+    """The payload read inside the language's class wrapper, or None when it does not parse there."""
+    rows, text = _payload_text(spec, payload, original)
+    wrapped = wrapped_tree(spec, text)
+    if wrapped is None:
+        return None
+    tree, offset = wrapped
+    return _parsed(spec, tree, offset, list_definitions(spec, tree), rows)
+
+
+def top_level_definitions(parsed: Parsed) -> list[Definition]:
+    """The definitions that are (or open) one of the text's top-level statements, not ones nested in a statement."""
+    starts = {child.start_byte for child in parsed.tree.root_node.children}
+    return [d for d in parsed.definitions if d.outer_start in starts or d.start in starts]
+
+
+def _payload_text(spec: LanguageSpec, payload: str, original: bytes | None) -> tuple[dict[int, str], str]:
+    rows = placeholder_rows(spec, payload, original)
+    # An indented payload (a method without its class) parses at its own margin; rows stay the same.
+    text = dedent(_masked(spec, payload, rows))
+    if not text.endswith("\n"):
+        text += "\n"  # Go wants a declaration ended: at the end of input, a newline ends it
+    return rows, text
+
+
+def _parsed(spec: LanguageSpec, tree: Tree, offset: int, definitions: list[Definition], rows: dict[int, str]) -> Parsed:
     data = tree.root_node.text or b""
     wrapper = _wrapper_name(spec, data) if offset else None
     if wrapper is not None:  # a class wrapper; PHP's `<?php` alone wraps no definition
