@@ -37,11 +37,15 @@ def installed_python(folder: Path, checkout: Path = CHECKOUT) -> str:
     )
     ours = {str(Path(path).resolve()) for path in site.getsitepackages()}
     (site_packages / "_bench_dependencies.pth").write_text("".join(f"{path}\n" for path in sorted(ours)))
-    subprocess.run(
+    installing = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", str(checkout)],
-        check=True,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
+    if installing.returncode != 0:
+        raise SystemExit(
+            f"cannot install {checkout} into the bench's venv (pip 22.3 or later and the package index, or pip's "
+            f"cache, are needed; --in-place times this interpreter's kopipasta instead):\n{installing.stderr[-2000:]}"
+        )
     # The installed copy must be what runs, not the checkout's folder by accident.
     where = subprocess.run(
         [str(python), "-c", "import kopipasta, sys; sys.stdout.write(kopipasta.__file__)"],
