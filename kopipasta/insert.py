@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta import wholefile
+from kopipasta import visibility, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition
 from kopipasta.errors import PayloadError
@@ -27,6 +27,7 @@ from kopipasta.import_merge import plan_imports
 from kopipasta.imports import TextEdit, apply_edits, refuse_unmerged_imports, split_imports
 from kopipasta.indent import Unit, detect_unit
 from kopipasta.languages import LanguageSpec
+from kopipasta.members import body_of
 from kopipasta.model import Operation
 from kopipasta.placement import CONTAINER_KINDS, check_landed, definitions_in
 from kopipasta.render import render_lines
@@ -301,21 +302,7 @@ def _insert_beside(
 # --- APPEND_TO ------------------------------------------------------------------------
 
 
-def _body(spec: LanguageSpec, node: Node) -> Node | None:
-    """A container's body: its `body` field, or the nearest node of the language's body types.
-
-    Kotlin's class_body is a child; a Go struct's field list stands three levels
-    down (`type_declaration` > `type_spec` > `struct_type` > `field_declaration_list`).
-    """
-    body = node.child_by_field_name("body")
-    if body is None and spec.body_types:
-        level = [node]
-        for _ in range(3):
-            level = [c for n in level for c in n.children]
-            body = next((c for c in level if c.type in spec.body_types), None)
-            if body is not None:
-                break
-    return body
+_body = body_of
 
 
 def _container_node(spec: LanguageSpec, tree: Tree, definition: Definition) -> Node | None:
@@ -369,6 +356,9 @@ def _append_to(document: Document, container: Definition, code: str, *, label: s
     if nested is not None and nested.named_child_count:
         body = nested
     members = _members(spec, body)
+    refusal = visibility.refuse_append(spec, container, [member for member, _ in members], code, data)
+    if refusal is not None:
+        raise PayloadError(f"{label} in {file}: {refusal[0]}", _section_hint(document, container, refusal[1]))
     if not members:
         # An empty TS body: `{}` opens onto lines of its own, `{` … `}` gets the member before `}`.
         indent = container_indent + _unit(document, code).text
@@ -410,7 +400,11 @@ def _append_to(document: Document, container: Definition, code: str, *, label: s
             f"replace it with TARGET_NODE: {container.kind} {container.qualified_name}",
         )
     indent = next((s.indent for s in reversed(spans) if s is not None), container_indent)
+    code, label = _section_label(document, [member for member, _ in members], code)
     text = _render(document, code, indent).encode("utf-8")
+    if label:
+        # A C++ label stands where the file's labels do (`public:` at the class's column), not at the members'.
+        text = label.encode("utf-8") + eol + text
 
     comma: list[TextEdit] = []
     if body.type in spec.comma_body_types:
@@ -469,6 +463,44 @@ def _append_to(document: Document, container: Definition, code: str, *, label: s
         len(text),
         scope,
     )
+
+
+def _section_label(document: Document, body_nodes: list[Node], code: str) -> tuple[str, str | None]:
+    """A payload that opens with a section label (`private:`, Ruby's `private`): dropped when that
+    section is already the last one (APPEND_TO lands in it), else returned apart, as it will be
+    written: at the indentation of the file's own labels."""
+    spec = document.code_spec
+    opened = visibility.payload_marker(spec, code)
+    if opened is None:
+        return code, None
+    labels = [node for node in body_nodes if visibility.marker_node(spec, node) is not None]
+    if not labels:
+        return code, None
+    lines = code.splitlines(keepends=True)
+    first = next(k for k, line in enumerate(lines) if line.strip())
+    blank = next((k for k in range(first + 1, len(lines)) if lines[k].strip()), len(lines))
+    rest = "".join(lines[blank:])
+    if visibility.marker_node(spec, labels[-1]) == opened:
+        return rest, None
+    # The blank lines the payload leaves below its label stay with it.
+    return rest, document.indentation_at(labels[-1].start_byte) + lines[first].strip() + document.newline * (blank - first - 1)
+
+
+def _section_hint(document: Document, container: Definition, last_public: Node | None) -> str:
+    """How to add the members refused by `visibility.refuse_append`: say the section, or go beside a public member."""
+    marker = "private:" if document.code_spec.grammar == "cpp" else "private"
+    opener = "public:" if document.code_spec.grammar == "cpp" else "public"
+    scope = (*container.scope, container.name)
+    beside = None
+    if last_public is not None:
+        found = definitions_in(document.code_spec, document.tree, last_public.start_byte, last_public.end_byte, document.data)
+        beside = next((d for d in found if d.scope == scope), None)
+    public = (
+        f"send it with `INSERT_AFTER: {beside.kind} {beside.qualified_name}` (the last public member)"
+        if beside is not None
+        else f"open the payload with a `{opener}` line"
+    )
+    return f"for a public member, {public}; for a {marker.rstrip(':')} one, open the payload with a `{marker}` line"
 
 
 def _append_to_file(document: Document, code: str) -> _Insertion | None:

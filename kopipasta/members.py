@@ -47,11 +47,29 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _body(tree: Tree, definition: Definition) -> Node | None:
+def body_of(spec: LanguageSpec, node: Node) -> Node | None:
+    """A container node's body: its `body` field, or the nearest node of the language's body types.
+
+    Kotlin's class_body is a child without a field name; a Go struct's field list stands
+    three levels down (`type_declaration` > `type_spec` > `struct_type` > `field_declaration_list`).
+    """
+    body = node.child_by_field_name("body")
+    if body is None and spec.body_types:
+        level = [node]
+        for _ in range(3):
+            level = [c for n in level for c in n.children]
+            body = next((c for c in level if c.type in spec.body_types), None)
+            if body is not None:
+                break
+    return body
+
+
+def container_body(spec: LanguageSpec, tree: Tree, definition: Definition) -> Node | None:
+    """The body of the container `definition` is, found from its bytes up (None: it has none)."""
     node = tree.root_node.descendant_for_byte_range(definition.start, definition.end)
-    while node is not None and node.child_by_field_name("body") is None:
+    while node is not None and body_of(spec, node) is None:
         node = node.parent
-    return node.child_by_field_name("body") if node is not None else None
+    return body_of(spec, node) if node is not None else None
 
 
 def _wrapper_body(wrapper: Node) -> Node | None:
@@ -73,7 +91,7 @@ def container_nodes(parsed: Parsed, container: Definition | None) -> list[Node] 
             body = _wrapper_body(wrapper) if wrapper is not None else None
             return list(body.named_children) if body is not None else None
         return list(root.named_children)
-    body = _body(parsed.tree, container)
+    body = container_body(parsed.spec, parsed.tree, container)
     return list(body.named_children) if body is not None else None
 
 

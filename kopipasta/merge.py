@@ -156,15 +156,31 @@ def _headers_differ(plan: Plan, restated: Definition, original: Definition) -> b
 
 
 def _container_header(parsed: Parsed, definition: Definition, outer: bool = False) -> str:
-    from kopipasta.members import container_nodes
+    from kopipasta.members import container_body, container_nodes
 
     nodes = container_nodes(parsed, definition)
     body_start = nodes[0].start_byte if nodes else definition.end
-    node = parsed.tree.root_node.descendant_for_byte_range(definition.start, definition.end)
-    while node is not None and node.child_by_field_name("body") is None:
-        node = node.parent
-    if node is not None and node.child_by_field_name("body") is not None:
-        body_start = node.child_by_field_name("body").start_byte  # type: ignore[union-attr]
+    # The body as the grammar has it: a `body` field, or a body type without one (Kotlin's
+    # class_body, a Go struct's field list): otherwise the "header" runs to the class's end.
+    body = container_body(parsed.spec, parsed.tree, definition)
+    if body is not None and definition.start <= body.start_byte <= definition.end:
+        body_start = body.start_byte
+        # Ruby: a comment above the body's first member is a child of the class/module, not
+        # of its body (docs/ARCHITECTURE.md); it is a member's comment, not the header's.
+        container = body.parent
+        if container is not None:
+            comment = next(
+                (
+                    c
+                    for c in container.children
+                    if c.type in parsed.spec.comment_types
+                    and c.start_point[0] > container.start_point[0]
+                    and c.end_byte <= body.start_byte
+                ),
+                None,
+            )
+            if comment is not None:
+                body_start = comment.start_byte
     start = definition.outer_start if outer else definition.start
     return squash(parsed.data[start:body_start].decode("utf-8", "replace"))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kopipasta import visibility
 from kopipasta.definitions import Definition
 from kopipasta.errors import PatchError, PayloadError
 from kopipasta.languages import LanguageSpec
@@ -94,7 +95,8 @@ def plan_new(
         before = _neighbour(entries, i - 1, -1)
         after = _neighbour(entries, j + 1, 1)
         step = _placement(plan, original, original_members, definitions, before, after, text, names, run[0])
-        plan.steps.append(step)
+        texts = ["\n".join(plan.lines[m.first_row : m.last_row + 1]) for m in run]
+        plan.steps.append(_keep_visibility(plan, original, original_members, entries, i, step, texts, definitions))
         i = j + 1
 
 
@@ -204,3 +206,74 @@ def _insertion(
     if original is None:
         return Step("append_file", None, text, names, first.first_row)
     return Step("append", ref_of(definitions, original), text, names, first.first_row)
+
+
+def _keep_visibility(
+    plan: Plan,
+    original: Definition | None,
+    original_members: list[Member],
+    entries: list[tuple[str, int | Definition | None, Member]],
+    first: int,
+    step: Step,
+    texts: list[str],
+    definitions: list[Definition],
+) -> Step:
+    """The step, unless it would give the new members another visibility than the payload does.
+
+    In Ruby and C++ a member's visibility is its section's (`visibility.py`): a new member
+    placed at the end of a class whose last section is `private` becomes private. One the
+    payload shows public then goes after the last public definition; where no such place is
+    certain the block is refused.
+    """
+    spec = plan.spec
+    if not visibility.has_sections(spec) or original is None or step.action not in ("after", "before", "append"):
+        return step
+    if not any(visibility.marker(spec, m) is not None for m in original_members):
+        return step  # no sections: every place has the same visibility
+    if all(visibility.own_visibility(spec, text) for text in texts):
+        return step
+    wanted = visibility.unmarked(spec)
+    for kind, _, member in reversed(entries[:first]):
+        if kind == "gap":
+            return step  # elided code above it may hold a marker: its neighbours' place decides
+        found = visibility.marker(spec, member)
+        if found is not None:
+            wanted = found
+            break
+    if step.action == "append":
+        position = len(original_members)
+    else:
+        position = next(
+            (k for k, m in enumerate(original_members) if m.definition is not None and step.ref == ref_of(definitions, m.definition)),
+            -1,
+        )
+        if position < 0:
+            return step
+        position += step.action == "after"
+    landing, marker_index = visibility.section_at(spec, original, original_members, position)
+    if wanted == landing or (wanted is None and (step.action != "append" or landing == "public")):
+        return step
+    shown = wanted or "public"
+    anchor = visibility.last_definition_in(spec, original, original_members, shown)
+    if step.action == "append" and wanted is not None and anchor is not None:
+        # Shown public at the class's end: the end of its public part, not below `private`.
+        return Step("after", ref_of(definitions, anchor), step.text, step.names, step.first_row)
+    names = ", ".join(step.names)
+    under = (
+        f"under `{original_members[marker_index].text}` (line {original_members[marker_index].first_row + 1} of the file)"
+        if marker_index is not None
+        else "before the first section label"
+    )
+    shows = f"the payload shows it {wanted}" if wanted is not None else "the payload does not say which section it belongs to"
+    label = "`public:`" if spec.grammar == "cpp" else "`private`"
+    hint = (
+        f"send it with `INSERT_AFTER: {anchor.kind} {anchor.qualified_name}` (the last {shown} member)"
+        if anchor is not None
+        else "send it with INSERT_AFTER naming the member it follows"
+    )
+    if wanted is None:
+        hint = f"write the section label above it in the payload ({label} as in the file), or {hint}"
+    raise plan.fail(
+        f"the new {names} at the payload's line {step.first_row + 1} would land {under} and become {landing}, but {shows}",
+        hint,
+    )
