@@ -66,7 +66,9 @@ def refuse_append(spec: LanguageSpec, container: Definition, body_nodes: list[No
 
     APPEND_TO adds after the last member (PROTOCOL.md §4a), so in a class whose last section
     is `private` the new members would be private: a payload that says so (it opens with the
-    label) is appended; one that does not, where the end is not public, is refused.
+    label) is appended; a data member joins the data members the section holds (what a
+    class's closing `private:` section is for); a function, which a reply adds as API far more
+    often than as a hidden helper and never marks, is refused.
     """
     if not has_sections(spec) or payload_marker(spec, code) is not None:
         return None
@@ -74,7 +76,7 @@ def refuse_append(spec: LanguageSpec, container: Definition, body_nodes: list[No
     if not sections:
         return None
     landing = sections[-1][1]
-    if landing == "public" or own_visibility(spec, code):
+    if landing == "public" or own_visibility(spec, code) or not declares_function(spec, code):
         return None
     line = source[: sections[-1][0].start_byte].count(b"\n") + 1
     current = default(spec, container)
@@ -132,3 +134,19 @@ def last_definition_in(spec: LanguageSpec, container: Definition | None, members
         if definition is not None and members[k].kind == "definition" and section_at(spec, container, members, k)[0] == wanted:
             return definition
     return None
+
+
+_FUNCTION_NODES = {"cpp": ("function_definition", "function_declarator"), "ruby": ("method",)}
+
+
+def declares_function(spec: LanguageSpec, code: str) -> bool:
+    """Whether the payload defines or declares a function (a method once in the class)."""
+    from kopipasta.languages import parse
+
+    wanted = _FUNCTION_NODES.get(spec.grammar, ())
+    level = list(parse(spec, code.encode("utf-8")).root_node.named_children)
+    for _ in range(4):  # a template's, an attribute's or an ERROR's wrapping, and the declarator
+        if any(node.type in wanted for node in level):
+            return True
+        level = [child for node in level for child in node.named_children]
+    return False
