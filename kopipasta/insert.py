@@ -448,7 +448,9 @@ def _append_to(document: Document, container: Definition, code: str, *, label: s
     member_pairs = [
         (a, b) for a, b in zip(spans, spans[1:], strict=False) if a is not None and b is not None
     ]
-    gap = _choose_gap(data, list(reversed(member_pairs)), "\n" in code)
+    # The new pair is (last member, payload): one holding a multi-line definition is separated like
+    # such pairs, not like the run of one-line fields above it (a one-line `fun` after a companion object).
+    gap = _choose_gap(data, list(reversed(member_pairs)), "\n" in code or _multiline(data, last))
     if gap is None:
         gap = 0 if body.type in _LIST_BODIES or body.type in spec.comma_body_types else 1
     if last.bottom == len(data) and not data.endswith(b"\n"):

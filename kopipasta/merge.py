@@ -114,6 +114,8 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 ) from None
             except TargetNotFound as error:
                 raise plan.fail(error.message, error.hint) from None
+        if not same_scope and plan.elided and not scope and kind in CONTAINER_KINDS:
+            same_scope = _inside_namespaces(plan, originals, qualified, kind)
         if not same_scope:
             for index in indices:
                 result[index] = None
@@ -141,6 +143,32 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
         for index, original in zip(indices, fitting, strict=True):
             result[index] = original
     return result
+
+
+def _inside_namespaces(plan: Plan, originals: list[Definition], qualified: str, kind: str) -> list[Definition]:
+    """An elided class written at the top of the payload, found inside the namespaces that hold it.
+
+    A reply restates `class ProductsController { // ... }` without the file's `namespace Shop {`
+    (C#, C++) or `module Billing` (Ruby) around it: the class is the one of that name and kind
+    whose enclosing definitions are all namespaces/modules, when it is the only one, as a
+    fragment without placeholders finds it (PROTOCOL.md §6).
+    """
+    modules = {d.qualified_name for d in originals if d.kind == "module"}
+    found = [
+        d
+        for d in originals
+        if d.scope
+        and _own_name(d) == qualified
+        and d.fits(kind)
+        and all(".".join(d.container[: k + 1]) in modules for k in range(len(d.container)))
+    ]
+    if len(found) > 1:
+        lines = ", ".join(str(d.line) for d in found)
+        raise plan.fail(
+            f"'{qualified}' is defined {len(found)} times (lines {lines}), so which one the elided {kind} restates is not certain",
+            f"add `TARGET_NODE: {kind} {found[0].qualified_name}` to the block (or the one you mean)",
+        )
+    return found
 
 
 def _own_name(definition: Definition) -> str:
