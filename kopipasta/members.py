@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from kopipasta.languages import LanguageSpec
 # Definitions whose body holds members, merged member by member when elided.
-CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait"})
+CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait", "record", "object", "extension"})
 # The wrapper `render.payload_tree` puts around JS/TS class members that do not parse alone.
 
 
