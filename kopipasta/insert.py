@@ -400,11 +400,11 @@ def _append_to(document: Document, container: Definition, code: str, *, label: s
             f"replace it with TARGET_NODE: {container.kind} {container.qualified_name}",
         )
     indent = next((s.indent for s in reversed(spans) if s is not None), container_indent)
-    code, label = _section_label(document, [member for member, _ in members], code)
+    code, section_label = _section_label(document, [member for member, _ in members], code)
     text = _render(document, code, indent).encode("utf-8")
-    if label:
+    if section_label:
         # A C++ label stands where the file's labels do (`public:` at the class's column), not at the members'.
-        text = label.encode("utf-8") + eol + text
+        text = section_label.encode("utf-8") + eol + text
 
     comma: list[TextEdit] = []
     if body.type in spec.comma_body_types:

@@ -18,6 +18,7 @@ restated neighbour puts it, and refused where nothing does.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from kopipasta.languages import LanguageSpec
@@ -110,12 +111,15 @@ def own_visibility(spec: LanguageSpec, text: str) -> bool:
     """Whether a member carries its visibility itself, so no section changes it.
 
     Ruby `private def x` / `protected attr_reader :y` say it on the line; a `def self.x`
-    is a singleton method, which a bare `private` line does not make private.
+    is a singleton method, and a nested class, module or constant is no method at all:
+    a bare `private` line changes none of them.
     """
     if spec.grammar != "ruby":
         return False
     first = next((line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")), "")
-    return first.startswith(("private ", "protected ", "public ", "def self.", "private_class_method "))
+    return first.startswith(
+        ("private ", "protected ", "public ", "def self.", "private_class_method ", "class ", "module ")
+    ) or re.match(r"[A-Z]\w*\s*(=[^=~]|\|\|=)", first) is not None
 
 
 def section_at(spec: LanguageSpec, container: Definition | None, members: list[Member], position: int) -> tuple[str, int | None]:
