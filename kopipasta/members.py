@@ -88,6 +88,9 @@ def container_nodes(parsed: Parsed, container: Definition | None) -> list[Node] 
         if parsed.offset:
             # The wrapper is the one declaration around the payload: a class, or Rust's impl.
             wrapper = next((c for c in root.named_children if c.type not in parsed.spec.comment_types), None)
+            if wrapper is not None and wrapper.type == "php_tag":
+                # PHP's `<?php` alone wraps no definition: the payload's own top level follows it.
+                return [c for c in root.named_children if c.id != wrapper.id]
             body = _wrapper_body(wrapper) if wrapper is not None else None
             return list(body.named_children) if body is not None else None
         return list(root.named_children)
