@@ -103,7 +103,8 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 text = text_of(plan.lines, payload_members[indices[0]]) if len(indices) == 1 else ""
                 same_scope = [
                     resolve_with_payload(
-                        Target(kind, tuple(qualified.split(".")), None), everywhere, plan.file, plan.original.data, text
+                        Target(kind, tuple(qualified.split(".")), None), everywhere, plan.file, plan.original.data, text,
+                        overloads=plan.spec.has_overloads,  # as TARGET_NODE picks an overload by its parameters
                     )[0]
                 ]
             except AmbiguousTarget as error:
@@ -128,7 +129,12 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
         if len(fitting) != len(indices) and len(indices) == 1 and len({d.qualified_name for d in fitting}) == 1:
             from kopipasta.shape import pick_by_shape
 
-            picked = pick_by_shape(fitting, plan.original.data, text_of(plan.lines, payload_members[indices[0]]))
+            text = text_of(plan.lines, payload_members[indices[0]])
+            picked = pick_by_shape(fitting, plan.original.data, text)
+            if picked is None and plan.spec.has_overloads:
+                from kopipasta.overloads import pick_by_parameters
+
+                picked = pick_by_parameters(fitting, plan.original.data, text)
             if picked is not None:
                 fitting = [picked[0]]
         if len(fitting) != len(indices):
