@@ -126,6 +126,16 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 f"the payload's {kind} '{name}' is a {found.kind} in the file (line {found.line})",
                 f"add `TARGET_NODE: {found.kind} {found.qualified_name}` to the block",
             )
+        details = {payload_members[i].definition.detail for i in indices}  # type: ignore[union-attr]
+        if len(details) == 1 and any(d.detail for d in fitting):
+            # A Rust impl is told from the type's other impls by its trait (`@detail`): an
+            # inherent `impl Tokenizer` restates the inherent one, `impl Display for Token`
+            # only a Display impl; none of that trait in the file makes it a new impl.
+            fitting = [d for d in fitting if d.detail in details]
+            if not fitting:
+                for index in indices:
+                    result[index] = None
+                continue
         if len(fitting) != len(indices) and len(indices) == 1 and len({d.qualified_name for d in fitting}) == 1:
             from kopipasta.shape import pick_by_shape
 
@@ -275,7 +285,11 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
             "send the definitions that change, or the whole file",
         )
     if any(kind == "new" for kind, _, _ in entries) and not any(kind == "anchor" and member.kind == "definition" for kind, _, member in entries) and original is None and not plan.elided:
-        names = ", ".join(m.definition.name for k, _, m in entries if k == "new" and m.definition)
+        names = ", ".join(
+            f"{m.definition.kind} {m.definition.detail} for {m.definition.name}" if m.definition.detail else m.definition.name
+            for k, _, m in entries
+            if k == "new" and m.definition
+        )
         raise plan.fail(
             f"nothing in the payload is defined in the file ({names}), so it is neither the whole file nor a change to it",
             "to add definitions use `APPEND_TO: file` or INSERT_AFTER; to replace the file, send all of it",
