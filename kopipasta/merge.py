@@ -111,7 +111,7 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 raise plan.fail(
                     f"'{name}' is defined more than once, so which one the fragment replaces is not certain "
                     f"({error.message.split(': ', 1)[-1]})",
-                    f"add `TARGET_NODE: {error.hint.split(chr(39))[1] if chr(39) in error.hint else name}` to the block",
+                    _qualified_hint(error.hint, name),
                 ) from None
             except TargetNotFound as error:
                 raise plan.fail(error.message, error.hint) from None
@@ -295,6 +295,14 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
             "to add definitions use `APPEND_TO: file` or INSERT_AFTER; to replace the file, send all of it",
         )
     plan_new(plan, original, original_members, entries, all_definitions)
+
+
+def _qualified_hint(resolver_hint: str, name: str) -> str:
+    """The resolver's "qualify it as 'A.f' or 'B.f'" as the directive a fragment's block needs."""
+    choice, _, new_overload = resolver_hint.partition("; to add it as a new overload")
+    names = choice.split("'")[1::2] or [name]
+    hint = "add " + " or ".join(f"`TARGET_NODE: {qualified}`" for qualified in names) + " to the block"
+    return hint + ("; to add it as a new overload" + new_overload if new_overload else "")
 
 
 def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:

@@ -288,6 +288,9 @@ def _with_payload(
                 raise AmbiguousTarget(
                     error.message, f"{error.hint}, or start the payload with the one it restates: {shapes}"
                 ) from None
+            if overloads:  # parameters that no overload has: a changed one, or a new one
+                last = f"{candidates[0].qualified_name}#{len(candidates)}"
+                raise AmbiguousTarget(error.message, f"{error.hint}; to add it as a new overload, `INSERT_AFTER: {last}`") from None
             raise
         return picked
 
@@ -321,10 +324,9 @@ def _pick_ordinal(target: Target, same_name: list[Definition], file: str) -> Def
 
 def _ambiguous(target: Target, candidates: list[Definition], file: str) -> AmbiguousTarget:
     listed = ", ".join(f"{d.kind} {d.qualified_name} (line {d.line})" for d in candidates)
-    return AmbiguousTarget(
-        f"Node '{target.name}' is ambiguous in {file}: {listed}",
-        f"qualify it as '{candidates[0].qualified_name}'",
-    )
+    # Every distinct name, not only the first: the one meant is as often the second.
+    names = " or ".join(f"'{name}'" for name in dict.fromkeys(d.qualified_name for d in candidates))
+    return AmbiguousTarget(f"Node '{target.name}' is ambiguous in {file}: {listed}", f"qualify it as {names}")
 
 
 def _not_found(target: Target, definitions: list[Definition], file: str) -> TargetNotFound:
