@@ -86,7 +86,12 @@ _KIND_MODIFIERS = frozenset(
 )
 _NATIVE_QUALIFIER = lazy_compile(r"::|(?<=\w)[#:](?=[A-Za-z_])")
 # `func (s *Server) ServeHTTP`: a Go method written with its receiver.
-_GO_RECEIVER = lazy_compile(r"^\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s+(\S+)$")
+# `(*Server).ServeHTTP`, a method expression, means the same.
+_GO_RECEIVER = lazy_compile(r"^\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)(?:\s*\.\s*|\s+)(\S+)$")
+# A parameter list written after the name: `cancel(String)`, `Delete(int id, CancellationToken ct)`.
+_PARAMETER_LIST = lazy_compile(r"^(?P<head>.*?[\w>\]])\s*\((?P<parameters>[^()]*)\)$")
+# Type arguments in a name: `Ring<T>::push`, `Repository<TEntity>.Find` (not C++'s `operator<`).
+_TYPE_ARGUMENTS = lazy_compile(r"(?<!operator)<[^<>]*>")
 
 _TARGET = lazy_compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 
@@ -98,6 +103,7 @@ class Target:
     kind: str | None
     parts: tuple[str, ...]  # the dotted name, split
     ordinal: int | None  # from `name#2`
+    parameters: str | None = None  # a parameter list written after the name (`cancel(String)`): "String"
 
     @property
     def name(self) -> str:
@@ -111,6 +117,10 @@ class Target:
 def parse_target(text: str, file: str) -> Target:
     """Read `[kind] name[#n]`, accepting the usual spellings of each kind."""
     cleaned = _plain_name(text.strip().strip("`'\"").strip())
+    parameters = None
+    written = _PARAMETER_LIST.match(cleaned)
+    if written is not None:
+        cleaned, parameters = written.group("head"), " ".join(written.group("parameters").split()) or None
     match = _TARGET.match(cleaned)
     if not match:
         raise PayloadError(
@@ -145,7 +155,7 @@ def parse_target(text: str, file: str) -> Target:
     if not all(parts):
         raise PayloadError(f"Target '{text}' in {file} has an empty name part", "write it as e.g. `Cart.total`")
     ordinal = int(match.group("ordinal")) if match.group("ordinal") else None
-    return Target(kind=kind, parts=parts, ordinal=ordinal)
+    return Target(kind=kind, parts=parts, ordinal=ordinal, parameters=parameters)
 
 
 def _plain_name(text: str) -> str:
@@ -157,7 +167,13 @@ def _plain_name(text: str) -> str:
         kind = ""
     if receiver is not None:
         text = f"{kind} {receiver.group(1)}.{receiver.group(2)}".strip()
-    return text.replace("::", ".")
+    text = text.replace("::", ".")
+    while "<" in text:  # nested type arguments go from the inside out
+        plain = _TYPE_ARGUMENTS.sub("", text)
+        if plain == text:
+            break
+        text = plain
+    return text
 
 
 def _module_parts(definitions: list[Definition]) -> set[tuple[str, ...]]:
@@ -269,6 +285,12 @@ def _with_payload(
     try:
         return _resolve(target, candidates, everything, file), ""
     except AmbiguousTarget as error:
+        if target.parameters is not None and not _same_parameters(target, payload):
+            # The target's own parameter list is compared with the payload's only (types alone,
+            # names, defaults are written many ways): it must not pass for a pick it did not make.
+            raise AmbiguousTarget(
+                f"{error.message}; the target's parameter list ({target.parameters}) is not the payload's", error.hint
+            ) from None
         fitting = [d for d in candidates if target.kind is None or d.fits(target.kind)]
         named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
         exact = [d for d in named if _qualified_parts(d) == target.parts]
@@ -293,6 +315,14 @@ def _with_payload(
                 raise AmbiguousTarget(error.message, f"{error.hint}; to add it as a new overload, `INSERT_AFTER: {last}`") from None
             raise
         return picked
+
+
+def _same_parameters(target: Target, payload: str) -> bool:
+    """Whether the payload restates the parameter list the target was written with."""
+    from kopipasta.overloads import parameters
+
+    restated = parameters(payload, target.parts[-1])
+    return restated is not None and restated == "".join((target.parameters or "").split())
 
 
 def _pick_ordinal(target: Target, same_name: list[Definition], file: str) -> Definition:
