@@ -90,8 +90,9 @@ _NATIVE_QUALIFIER = lazy_compile(r"::|(?<=\w)[#:](?=[A-Za-z_])")
 _GO_RECEIVER = lazy_compile(r"^\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)(?:\s*\.\s*|\s+)(\S+)$")
 # A parameter list written after the name: `cancel(String)`, `Delete(int id, CancellationToken ct)`.
 _PARAMETER_LIST = lazy_compile(r"^(?P<head>.*?[\w>\]])\s*\((?P<parameters>[^()]*)\)$")
-# Type arguments in a name: `Ring<T>::push`, `Repository<TEntity>.Find` (not C++'s `operator<`).
-_TYPE_ARGUMENTS = lazy_compile(r"(?<!operator)<[^<>]*>")
+# Type arguments after a name: `Ring<T>::push`, `Repository<TEntity>.Find` (not an operator
+# named by its symbols: C++'s `operator<`, Ruby's `<=>`, which follow no name character).
+_TYPE_ARGUMENTS = lazy_compile(r"(?<=\w)(?<!operator)<[^<>]*>")
 
 _TARGET = lazy_compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 

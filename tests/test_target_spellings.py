@@ -26,6 +26,8 @@ SPELLINGS = [
         Target(None, ("ProductsController", "Delete"), None, "int id, CancellationToken ct"),
     ),
     ("Vector::operator<", Target(None, ("Vector", "operator<"), None)),
+    ("Vector::operator<=>", Target(None, ("Vector", "operator<=>"), None)),
+    ("Shop.Order.<=>", Target(None, ("Shop", "Order", "<=>"), None)),
     ("find#2", Target(None, ("find",), 2)),
 ]
 
