@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from kopipasta.definitions import Definition, comment_block_start
 from kopipasta.fields import field_key
-from kopipasta.parsed import Parsed
+from kopipasta.parsed import Parsed, wrapper_name
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -87,10 +87,11 @@ def container_nodes(parsed: Parsed, container: Definition | None) -> list[Node] 
     if container is None:
         if parsed.offset:
             # The wrapper is the one declaration around the payload: a class, or Rust's impl.
-            wrapper = next((c for c in root.named_children if c.type not in parsed.spec.comment_types), None)
-            if wrapper is not None and wrapper.type == "php_tag":
+            top = [c for c in root.named_children if c.type != "php_tag"]
+            if len(top) < len(root.named_children) and wrapper_name(parsed.spec, parsed.data) is None:
                 # PHP's `<?php` alone wraps no definition: the payload's own top level follows it.
-                return [c for c in root.named_children if c.id != wrapper.id]
+                return top
+            wrapper = next((c for c in top if c.type not in parsed.spec.comment_types), None)
             body = _wrapper_body(wrapper) if wrapper is not None else None
             return list(body.named_children) if body is not None else None
         return list(root.named_children)

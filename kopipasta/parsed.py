@@ -114,7 +114,7 @@ def _payload_text(spec: LanguageSpec, payload: str, original: bytes | None) -> t
 
 def _parsed(spec: LanguageSpec, tree: Tree, offset: int, definitions: list[Definition], rows: dict[int, str]) -> Parsed:
     data = tree.root_node.text or b""
-    wrapper = _wrapper_name(spec, data) if offset else None
+    wrapper = wrapper_name(spec, data) if offset else None
     if wrapper is not None:  # a class wrapper; PHP's `<?php` alone wraps no definition
         definitions = [_unwrapped(d) for d in definitions if d.scope[:1] == (wrapper,)]
     return Parsed(spec, data, tree, offset, definitions, rows)
@@ -125,7 +125,7 @@ def read_file(document: Document) -> Parsed:
     return Parsed(document.code_spec, document.data, document.tree, 0, document.definitions, {})
 
 
-def _wrapper_name(spec: LanguageSpec, data: bytes) -> str | None:
+def wrapper_name(spec: LanguageSpec, data: bytes) -> str | None:
     """The name of the class (or impl) a member payload was parsed inside (render.payload_tree), if any."""
     openings = [o for o, _ in spec.payload_wrappers if data.startswith(o.encode("utf-8"))]
     if not openings:
