@@ -358,7 +358,7 @@ def _append_to(document: Document, container: Definition, code: str, *, label: s
     members = _members(spec, body)
     refusal = visibility.refuse_append(spec, container, [member for member, _ in members], code, data)
     if refusal is not None:
-        raise PayloadError(f"{label} in {file}: {refusal[0]}", _section_hint(document, container, refusal[1]))
+        raise PayloadError(f"{label} in {file}: {refusal[0]}", _section_hint(document, container, refusal[1], refusal[2]))
     if not members:
         # An empty TS body: `{}` opens onto lines of its own, `{` … `}` gets the member before `}`.
         indent = container_indent + _unit(document, code).text
@@ -488,9 +488,9 @@ def _section_label(document: Document, body_nodes: list[Node], code: str) -> tup
     return rest, document.indentation_at(labels[-1].start_byte) + lines[first].strip() + document.newline * (blank - first - 1)
 
 
-def _section_hint(document: Document, container: Definition, last_public: Node | None) -> str:
+def _section_hint(document: Document, container: Definition, landing: str, last_public: Node | None) -> str:
     """How to add the members refused by `visibility.refuse_append`: say the section, or go beside a public member."""
-    marker = "private:" if document.code_spec.grammar == "cpp" else "private"
+    marker = f"{landing}:" if document.code_spec.grammar == "cpp" else landing
     opener = "public:" if document.code_spec.grammar == "cpp" else "public"
     scope = (*container.scope, container.name)
     beside = None
@@ -502,7 +502,7 @@ def _section_hint(document: Document, container: Definition, last_public: Node |
         if beside is not None
         else f"open the payload with a `{opener}` line"
     )
-    return f"for a public member, {public}; for a {marker.rstrip(':')} one, open the payload with a `{marker}` line"
+    return f"for a public member, {public}; for a {landing} one, open the payload with a `{marker}` line"
 
 
 def _append_to_file(document: Document, code: str) -> _Insertion | None:

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from kopipasta.definitions import Definition
     from kopipasta.members import Member
 
-_LEVELS = ("public", "protected", "private")
+# Ruby's bare `module_function` opens a section too: the defs below it become module functions.
+_LEVELS = ("public", "protected", "private", "module_function")
 SECTION_GRAMMARS = frozenset({"ruby", "cpp"})
 
 
@@ -61,9 +62,11 @@ def payload_marker(spec: LanguageSpec, code: str) -> str | None:
     return first if first in _LEVELS else None
 
 
-def refuse_append(spec: LanguageSpec, container: Definition, body_nodes: list[Node], code: str, source: bytes) -> tuple[str, Node | None] | None:
-    """Why APPEND_TO would change the appended members' visibility, and the body's last public
-    member (a place that keeps it public); None when it would not.
+def refuse_append(
+    spec: LanguageSpec, container: Definition, body_nodes: list[Node], code: str, source: bytes
+) -> tuple[str, str, Node | None] | None:
+    """Why APPEND_TO would change the appended members' visibility, the last section's marker,
+    and the body's last public member (a place that keeps it public); None when it would not.
 
     APPEND_TO adds after the last member (PROTOCOL.md §4a), so in a class whose last section
     is `private` the new members would be private: a payload that says so (it opens with the
@@ -91,6 +94,7 @@ def refuse_append(spec: LanguageSpec, container: Definition, body_nodes: list[No
     return (
         f"the last section of {container.qualified_name} is `{landing}` (line {line}), so what APPEND_TO adds "
         f"there would become {landing}, and the payload does not say it belongs there",
+        landing,
         last_public,
     )
 
