@@ -129,6 +129,8 @@ def _apply_blocks(
 
                 text_patch = read_text_patch(block)
         except PatchError as error:
+            if block.file is None and error.file is not None:
+                block = replace(block, file=error.file)  # the file a malformed diff's headers name
             outcomes.append(_failed(block, None, error.message, error.hint, type(error).__name__))
             _hold_file(root, files, block, options)
             continue

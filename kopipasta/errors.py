@@ -11,6 +11,9 @@ from __future__ import annotations
 class PatchError(Exception):
     """An expected failure of one block: `message` names the file, target and reason."""
 
+    # The file the block turned out to name, when only reading it told (a diff's headers).
+    file: str | None = None
+
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)
         self.message = message

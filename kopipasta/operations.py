@@ -192,10 +192,22 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
         tree = check_syntax(spec, patch.file, "the whole file", old_data, old_tree, data)
         if spec.embedding is not None:
             embedded.check_scripts(spec, patch.file, old_data, data)  # the <script> too
+    elif spec is None and data != source.data:
+        _check_data_still_parses(patch.file, source.data if source.exists else b"", data)
     note = "" if source.exists else "created"
     if dropped:
         note = "drops " + ", ".join(dropped)
     return Edit(data, tree, note, "whole file")
+
+
+def _check_data_still_parses(file: str, old: bytes, new: bytes) -> None:
+    """A YAML or TOML file that parsed must parse after a whole-file block (data/wellformed.py)."""
+    from kopipasta import data as data_formats
+
+    if data_formats.format_of(file) in ("YAML", "TOML"):
+        from kopipasta.data.wellformed import check_still_parses
+
+        check_still_parses(file, old, new, "The whole-file block")
 
 
 def _embedded_fragment(patch: Patch, document: Document) -> Edit:

@@ -101,7 +101,12 @@ class TextPatch:
 
 
 class _Malformed(Exception):
-    """A text patch that does not read as its form; the caller adds where it is."""
+    """A text patch that does not read as its form; the caller adds where it is. `file` is the
+    file its headers name where it fails, when the block names none itself."""
+
+    def __init__(self, message: str, file: str | None = None) -> None:
+        super().__init__(message)
+        self.file = file
 
 
 # --- detection ---------------------------------------------------------------------------
@@ -194,11 +199,15 @@ def read_text_patch(block: Block) -> TextPatch | None:
                 lines = ["@@", *lines]  # a diff fence of bare +/- lines: one hunk without a header
             files = _parse_diff(lines, file)
     except _Malformed as error:
-        raise PayloadError(
+        if file is None and error.file is not None:
+            where += f" for {error.file}"  # the file its own headers name
+        failure = PayloadError(
             f"{where} holds {form} markers but is not a well-formed {form}: {error}",
             "nothing was written; resend the change as a well-formed "
             f"{form}, or as the changed definition with TARGET_NODE",
-        ) from None
+        )
+        failure.file = file or error.file
+        raise failure from None
     return TextPatch(form, tuple(files))
 
 
@@ -360,7 +369,8 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
                     continue
                 parsed = _body_line(nxt)
                 if parsed is None:
-                    raise _Malformed(f"its line {i + 1} ({_short(nxt)}) starts with neither ' ', '-' nor '+'")
+                    raise _Malformed(f"its line {i + 1} ({_short(nxt)}) starts with neither ' ', '-' nor '+'",
+                                     (new_path or old_path) if named else None)
                 body.append(parsed)
                 i += 1
             # Blank lines after a hunk separate it from the next, unless its header counts them.
@@ -385,7 +395,8 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
         if not in_file and not files and _path_line(line) is not None:
             i += 1  # a path or FILE line inside the fence above the first header
             continue
-        raise _Malformed(f"its line {i + 1} ({_short(line)}) is not part of a diff")
+        raise _Malformed(f"its line {i + 1} ({_short(line)}) is not part of a diff",
+                         (new_path or old_path) if named and in_file else None)
     finish()
     if not files:
         raise _Malformed("it has no hunk")
@@ -404,12 +415,12 @@ def _diff_file(
     if old is None:
         assert new is not None
         if any(op != "+" for hunk in hunks for op, _ in hunk.lines):
-            raise _Malformed(f"it creates {new} from /dev/null but has lines that are not additions")
+            raise _Malformed(f"it creates {new} from /dev/null but has lines that are not additions", new)
         return FilePatch(new, "create", tuple(hunks), final_newline=not no_final_newline)
     if new is None:
         return FilePatch(old, "delete", tuple(hunks))
     if not hunks and old == new:
-        raise _Malformed(f"its header for {old} has no hunk")
+        raise _Malformed(f"its header for {old} has no hunk", old)
     return FilePatch(old, "update", tuple(hunks), move_to=new if new != old else None)
 
 
@@ -447,7 +458,7 @@ def _parse_envelope(lines: list[str]) -> list[FilePatch]:
                 added.pop()
             if any(not line.startswith("+") for line in added):
                 bad = next(line for line in added if not line.startswith("+"))
-                raise _Malformed(f"*** Add File: {path} has a line that does not start with '+' ({_short(bad)})")
+                raise _Malformed(f"*** Add File: {path} has a line that does not start with '+' ({_short(bad)})", path)
             hunk = Hunk(tuple(("+", line[1:]) for line in added), 1)
             files.append(FilePatch(path, "create", (hunk,) if added else ()))
         else:
@@ -487,11 +498,12 @@ def _envelope_hunks(lines: list[str], start: int, end: int, path: str) -> tuple[
             continue
         parsed = _body_line(line)
         if parsed is None:
-            raise _Malformed(f"its line {k + 1} ({_short(line)}) in *** Update File: {path} starts with neither ' ', '-' nor '+'")
+            raise _Malformed(f"its line {k + 1} ({_short(line)}) in *** Update File: {path} starts with neither ' ', '-' nor '+'",
+                             path)
         body.append(parsed)
     flush()
     if not hunks:
-        raise _Malformed(f"*** Update File: {path} has no change")
+        raise _Malformed(f"*** Update File: {path} has no change", path)
     return tuple(hunks)
 
 

@@ -196,3 +196,13 @@ def test_a_file_that_is_not_toml_fails_before_anything() -> None:
     with pytest.raises(SyntaxCheckError) as failure:
         set_value("a = [1, 2\nb = 3\n", "b", "4", file="bad.toml")
     assert str(failure.value).startswith("bad.toml is not valid TOML: ")
+
+
+def test_a_value_with_its_own_comment_replaces_the_old_comment() -> None:
+    source = '[tool.ruff]\nline-length = 88  # black compat\ntarget-version = "py310"\n'
+    sent = set_value(source, "tool.ruff.line-length", "120  # wider screens", file="pyproject.toml")
+    assert sent == '[tool.ruff]\nline-length = 120  # wider screens\ntarget-version = "py310"\n'
+    restated = set_value(source, "tool.ruff.line-length", "line-length = 100  # team rule", file="pyproject.toml")
+    assert restated.splitlines()[1] == "line-length = 100  # team rule"
+    plain = set_value(source, "tool.ruff.line-length", "100", file="pyproject.toml")
+    assert plain.splitlines()[1] == "line-length = 100  # black compat"

@@ -217,3 +217,46 @@ def test_a_file_that_is_not_yaml_fails_before_anything() -> None:
     with pytest.raises(SyntaxCheckError) as failure:
         set_value("a: [1, 2\nb: 3\n", "b", "4", file="bad.yml")
     assert str(failure.value).startswith("bad.yml is not valid YAML: ")
+
+
+# --- the comment ending the replaced value's last line -----------------------------------------
+
+COMMENTED = """\
+cache:  # filled in by the deploy job
+mode: fast  # see docs/modes.md
+hosts:
+  - web-1  # primary
+  - web-2  # standby
+tags: [a, b]  # sorted
+"""
+
+
+def test_a_block_collection_for_an_empty_value_leaves_the_key_comment_on_the_key() -> None:
+    after = set_value(COMMENTED, "cache", "- redis\n- memcached", file="deploy.yml")
+    assert after.startswith("cache:  # filled in by the deploy job\n  - redis\n  - memcached\nmode:")
+
+
+def test_a_block_scalar_keeps_the_key_comment_after_its_header() -> None:
+    after = set_value(COMMENTED, "mode", "|\n  fast\n  safe", file="deploy.yml")
+    assert "mode: |  # see docs/modes.md\n  fast\n  safe\nhosts:" in after
+
+
+def test_a_quoted_payload_keeps_its_own_comment_instead_of_the_old_one() -> None:
+    after = set_value(COMMENTED, "mode", '"safe"  # slower, never loses data', file="deploy.yml")
+    assert 'mode: "safe"  # slower, never loses data\n' in after and "modes.md" not in after
+
+
+def test_a_new_last_item_does_not_take_the_old_last_items_comment() -> None:
+    after = set_value(COMMENTED, "hosts", "- web-1  # primary\n- web-2  # standby\n- web-3", file="deploy.yml")
+    assert after.count("# standby") == 1
+    assert "  - web-2  # standby\n  - web-3\ntags:" in after
+
+
+def test_an_item_replaced_by_a_mapping_drops_the_items_comment() -> None:
+    after = set_value(COMMENTED, "hosts[1]", "name: web-2\nzone: b", file="deploy.yml")
+    assert "  - name: web-2\n    zone: b\ntags:" in after and "standby" not in after
+
+
+def test_a_flow_value_spread_over_lines_keeps_the_comment_after_it() -> None:
+    after = set_value(COMMENTED, "tags", "[a, b,\n c]", file="deploy.yml")
+    assert after.endswith("tags: [a, b,\n   c]  # sorted\n")

@@ -35,6 +35,8 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     "kopipasta.text", "kopipasta.textpatch_syntax", "kopipasta.data.", "kopipasta.datapath", "kopipasta.insert", "kopipasta.mergeplan",
     "kopipasta.anchors", "kopipasta.reading", "kopipasta.embedded", "kopipasta.statement_imports",
     "kopipasta.samename",
+    # the data formats' parsers: imported when a YAML/TOML file is set or checked (data/wellformed.py)
+    "yaml", "tomllib", "tomli",
     # a payload that is plainly its target: no merge, no members, no import merging (the payload
     # brings no imports); no staleness without a prompt record; no undo, which an apply only
     # records for (issue 9, start-up round 3)

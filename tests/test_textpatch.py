@@ -129,3 +129,24 @@ def test_apply_help_lists_the_forms_and_the_ladder(tmp_path: Path) -> None:
     text = " ".join(result.stdout.split())
     for phrase in ("unified diff", "SEARCH", "*** Begin Patch", "exact", "trailing whitespace", "indentation shift", "--allow-delete"):
         assert phrase in text, phrase
+
+
+def test_a_malformed_diff_is_reported_on_the_file_its_headers_name(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    app = "import sys\n\n\ndef main():\n    cfg = load(sys.argv[1])\n    cfg.run()\n"
+    (root / "src/app.py").write_text(app, encoding="utf-8")
+    # Context lines that lost their leading space, then a block on the same file.
+    reply = (
+        "```diff\n--- a/src/app.py\n+++ b/src/app.py\n@@ -4,3 +4,4 @@\ndef main():\n"
+        "    cfg = load(sys.argv[1])\n+    cfg.strict = True\n    cfg.run()\n```\n\n"
+        "```python\n# FILE: src/app.py\n# TARGET_NODE: function main\ndef main():\n    cfg = load(sys.argv[2])\n"
+        "    cfg.run()\n```\n"
+    )
+    result = kopipasta("apply", "-", "--json", cwd=root, stdin=reply)
+    assert result.returncode == 1, result.stdout + result.stderr
+    first, second = json.loads(result.stdout)["blocks"]
+    assert (first["file"], first["status"]) == ("src/app.py", "failed")
+    assert first["message"].startswith("Block 1 (line 1) for src/app.py holds diff markers but is not a well-formed diff")
+    assert (second["file"], second["status"]) == ("src/app.py", "skipped")  # held back with it
+    assert (root / "src/app.py").read_text(encoding="utf-8") == app

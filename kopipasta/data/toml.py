@@ -54,6 +54,7 @@ from kopipasta.data.toml_payload import (
     restated,
     spread_like,
     string_like,
+    trailing_comment_end,
     with_newline,
 )
 from kopipasta.data.toml_tree import (
@@ -219,7 +220,7 @@ def _replace_value(raw: bytes, old: Node, payload: Payload, path: str, file: str
     first, *rest = text.split("\n")
     if rest and not (old.type == "string" and text.startswith(('"""', "'''"))):
         rest = [base + line if line.strip() else line for line in rest]
-    return old.start_byte, old.end_byte, "\n".join([first, *rest])
+    return old.start_byte, trailing_comment_end(raw, old.end_byte, text), "\n".join([first, *rest])
 
 
 def _replace_section(raw: bytes, sections: list[Section], section: Section, payload: Payload,

@@ -87,7 +87,8 @@ def restated(payload: Payload, keys: list[Key], holds_own_name: bool) -> Payload
     key_node, value = key_node_of(pairs[0]), value_node_of(pairs[0])
     if key_node is None or value is None or key_parts(key_node, raw) != [last]:
         return payload
-    text = raw[value.start_byte:value.end_byte].decode("utf-8", "surrogatepass")
+    comment = _TRAILING.match(raw, value.end_byte)  # the line's comment comes with the value
+    text = raw[value.start_byte:comment.end() if comment else value.end_byte].decode("utf-8", "surrogatepass")
     return Payload(text, payload.value[last], False)
 
 
@@ -108,8 +109,8 @@ def key_written(key: str) -> str:
 
 def string_like(text: str, value: Any, old: Node, raw: bytes) -> str:
     """The payload's string in the quotes of the string it replaces, when they spell it."""
-    if not isinstance(value, str) or old.type != "string":
-        return text
+    if not isinstance(value, str) or old.type != "string" or _comments_in(text):
+        return text  # (requoted from its value, the payload's own comment would be lost)
     old_quote = raw[old.start_byte:old.start_byte + 1]
     if text[:1].encode() == old_quote or raw[old.start_byte:old.start_byte + 3] in (b'"""', b"'''"):
         return text
@@ -148,6 +149,40 @@ def spread_like(text: str, old: Node, raw: bytes, base: str) -> str:
     trailing = re.match(rb"\s*,", raw[items[-1].end_byte:]) is not None
     lines = [indent + item + ("," if i < len(new_items) - 1 or trailing else "") for i, item in enumerate(new_items)]
     return "[\n" + "\n".join(lines) + "\n" + base + "]"
+
+
+def _comments_in(text: str) -> list[tuple[int, str]]:
+    """The comments of a one-value payload: (row, text without `#`)."""
+    if "#" not in text:
+        return []
+    raw = f"v = {text}".encode("utf-8", "surrogatepass")
+    found: list[tuple[int, str]] = []
+    stack = [toml_parser().parse(raw).root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "comment":
+            comment = raw[node.start_byte:node.end_byte].decode("utf-8", "surrogatepass")
+            found.append((node.start_point.row, comment.lstrip("#").strip()))
+        stack.extend(node.children)
+    return found
+
+
+_TRAILING = re.compile(rb"[ \t]+#[^\r\n]*")
+
+
+def trailing_comment_end(raw: bytes, end: int, text: str) -> int:
+    """Where a value's replaced span ends: before the comment after it on its line (that
+    comment stays, describing the key), unless the payload brings a comment for its last
+    line (it replaces the old one) or restates that comment (it has placed it itself)."""
+    found = _TRAILING.match(raw, end)
+    if found is None:
+        return end
+    comments = _comments_in(text)
+    old = raw[end:found.end()].decode("utf-8", "surrogatepass").strip().lstrip("#").strip()
+    last_row = text.count("\n")
+    if any(row == last_row for row, _ in comments) or any(words == old for _, words in comments):
+        return found.end()
+    return end
 
 
 def with_newline(text: str, newline: str) -> str:

@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from kopipasta.data.common import Key, same_data
 from kopipasta.data.common import dedent as common_dedent
+from kopipasta.data.yaml_comments import settle_trailing_comment
 from kopipasta.data.yaml_tree import (
     BLOCK,
     DECORATIONS,
@@ -143,7 +144,9 @@ def unwrap_restated_key(payload: Payload, key: Key, path: str, file: str) -> Pay
     value = pair_value(pairs[0])
     if value is None:
         return read_payload("null", path, file)
-    text = raw[value.start_byte:row_end(value, raw)].decode("utf-8", "surrogatepass")
+    end = row_end(value, raw)
+    comment = re.compile(rb"[ \t]+#[^\r\n]*").match(raw, end)  # the line's comment comes with it
+    text = raw[value.start_byte:comment.end() if comment else end].decode("utf-8", "surrogatepass")
     if value.start_point.row != pairs[0].start_point.row:
         text = " " * value.start_point.column + text
     return read_payload(text, path, file)
@@ -284,6 +287,8 @@ def _quoted_like(payload: Payload, old: Node) -> str | None:
         return None
     if payload.decorated or "\n" in payload.text:
         return None
+    if "#" in payload.text and _has_comment(yaml_parser().parse(payload.text.encode("utf-8", "surrogatepass")).root_node):
+        return None  # requoted from its value, the payload's own comment would be lost
     value = payload.value
     if old.type == "double_quote_scalar":
         candidate = json.dumps(value, ensure_ascii=False)
@@ -359,7 +364,17 @@ def _lines_after_first(text: str, prefix: str, newline: str) -> str:
 
 def new_value_edit(raw: bytes, found: Found, payload: Payload, style: Style, path: str,
                     file: str) -> tuple[int, int, str]:
-    """The byte span to replace and its new text, for a value the file has."""
+    """The byte span to replace and its new text, for a value the file has; the comment at
+    the end of the old value's last line is kept only where it still describes that line."""
+    start, end, text, block = _placed_value(raw, found, payload, style, path, file)
+    end, text = settle_trailing_comment(raw, start, end, text, value_in(found.wrapper), block=block,
+                                        block_scalar=payload.block_scalar, newline=style.newline)
+    return start, end, text
+
+
+def _placed_value(raw: bytes, found: Found, payload: Payload, style: Style, path: str,
+                  file: str) -> tuple[int, int, str, bool]:
+    """The span, its new text, and whether that is a block collection."""
     holder, wrapper = found.holder, found.wrapper
     old = value_in(wrapper)
     in_flow = holder is not None and holder.parent is not None and holder.parent.type in (
@@ -385,19 +400,19 @@ def new_value_edit(raw: bytes, found: Found, payload: Payload, style: Style, pat
     under_key = holder is not None and holder.type == "block_mapping_pair"
     if block:
         if own_line and not under_key:  # a sequence item's value, or the document's
-            return start, end, _lines_after_first(text, " " * column_at(raw, start), newline)
+            return start, end, _lines_after_first(text, " " * column_at(raw, start), newline), True
         # Under a key, on the lines below it, at the file's step for what the payload is
         # (a mapping under `key:` / `- a` must not land at the sequence's column).
         indent = " " * (key_col + _step(payload, style))
         if own_line and not gap_is_blank:  # a comment between the key and the value stays
-            return line_start, end, indent + _lines_after_first(text, indent, newline)
-        return gap_from, end, newline + indent + _lines_after_first(text, indent, newline)
+            return line_start, end, indent + _lines_after_first(text, indent, newline), True
+        return gap_from, end, newline + indent + _lines_after_first(text, indent, newline), True
     # A one-line value, a flow collection or a block scalar: it goes on the key's line.
     extra = "" if payload.block_scalar or "\n" not in text else " " * style.unit
     if wrapper is None or (under_key and own_line and gap_is_blank):
-        return gap_from, end, " " + _lines_after_first(text, " " * key_col + extra, newline)
+        return gap_from, end, " " + _lines_after_first(text, " " * key_col + extra, newline), False
     prefix = " " * (column_at(raw, start) if own_line else key_col)
-    return start, end, _lines_after_first(text, prefix + extra, newline)
+    return start, end, _lines_after_first(text, prefix + extra, newline), False
 
 
 def _step(payload: Payload, style: Style) -> int:

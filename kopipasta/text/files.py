@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta.check import check_syntax
+from kopipasta.data import format_of
 from kopipasta.document import Document
 from kopipasta.errors import PatchError, PayloadError, SyntaxCheckError, TargetNotFound
 from kopipasta.languages import language_for_path, parse
@@ -46,12 +47,18 @@ def _deletion_refused(form: str, what: str) -> PatchError:
 
 
 def _check(path: str, old: bytes, new: bytes, label: str, old_tree: Tree | None = None) -> Tree | None:
-    """The reparse check: a text patch may not break what parsed before. The new tree, if parsed."""
+    """The reparse check: a text patch may not break what parsed before (code, JSON, YAML, TOML).
+    The new tree, if parsed."""
     if old == new:
         return None
     spec = language_for_path(path)
     if spec is not None:
         return check_syntax(spec, path, label, old, old_tree or parse(spec, old), new)
+    if format_of(path) in ("YAML", "TOML"):
+        from kopipasta.data.wellformed import check_still_parses
+
+        check_still_parses(path, old, new, label[:1].upper() + label[1:])
+        return None
     if path.lower().endswith(".json"):
         try:
             json.loads(old or b"null")
