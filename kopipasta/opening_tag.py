@@ -34,6 +34,11 @@ def has_own_tag(spec: LanguageSpec, payload: str) -> bool:
     return _own_tag(spec, payload) is not None
 
 
+def holds_tag(spec: LanguageSpec, payload: str) -> bool:
+    """Whether the payload opens code somewhere (`<?php`, `<?=`): a template may start with HTML."""
+    return bool(spec.opening_tag) and "<?" in payload
+
+
 def blanked(spec: LanguageSpec, payload: str) -> str:
     """The payload with its own opening tag turned to spaces (rows and columns kept), for a wrapper."""
     found = _own_tag(spec, payload)
@@ -55,7 +60,7 @@ def dropped(spec: LanguageSpec, payload: str) -> str:
     else:
         rest = payload[: found.start(1)] + rest.lstrip(" \t")  # `<?php namespace App;`: the code stays
     # The `?>` that closes what the tag opened, alone on the last line, goes with it.
-    return re.sub(r"\n[ \t]*\?>[ \t]*\n?\s*$", "\n", rest)
+    return re.sub(r"\n[ \t]*\?>\s*\Z", "", rest)
 
 
 def parses_as_code(spec: LanguageSpec, root: Node) -> bool:
@@ -63,6 +68,12 @@ def parses_as_code(spec: LanguageSpec, root: Node) -> bool:
     if not spec.opening_tag_type:
         return True
     return any(child.type == spec.opening_tag_type for child in root.children)
+
+
+def opens_file(spec: LanguageSpec, root: Node) -> bool:
+    """Whether a file's first top-level node is its opening tag (`<?php` on its first line)."""
+    first = next(iter(root.children), None)
+    return bool(spec.opening_tag_type) and first is not None and first.type == spec.opening_tag_type
 
 
 def is_tag(spec: LanguageSpec, node: Node) -> bool:

@@ -45,11 +45,13 @@ def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
     without `<?php`: the language's wrappers are tried in turn.
     """
     alone: Tree | None = None
-    # A PHP payload that opens with its own `<?php` (a whole file) parses as it stands.
-    if spec.payload_parses_alone or opening_tag.has_own_tag(spec, payload):
-        alone = parse_payload(spec, payload.encode("utf-8"))
-        if not has_syntax_error(spec, alone.root_node) and opening_tag.parses_as_code(spec, alone.root_node):
-            return alone, 0
+    # A PHP payload that brings its own `<?php` (a whole file, a template) parses as it stands.
+    if spec.payload_parses_alone or opening_tag.holds_tag(spec, payload):
+        tree = parse_payload(spec, payload.encode("utf-8"))
+        if opening_tag.parses_as_code(spec, tree.root_node):  # not all of it HTML text
+            alone = tree
+            if not has_syntax_error(spec, alone.root_node):
+                return alone, 0
     wrapped = wrapped_tree(spec, payload)
     if wrapped is not None:
         return wrapped
