@@ -57,6 +57,7 @@ class LanguageSpec:
     opening_tag: str = ""
     opening_tag_type: str = ""
     closing_tag_type: str = ""  # `?>`: a file's trailing one is no member either
+    outside_code_type: str = ""  # the text outside the tags (HTML): nothing may be inserted into it
     # The indent unit when neither the file nor the payload shows one.
     default_unit: str = "  "
     # Parents whose captured children are part of them, not definitions of their own:
@@ -358,6 +359,7 @@ PHP = LanguageSpec(
     opening_tag="<?php",
     opening_tag_type="php_tag",
     closing_tag_type="php_end_tag",
+    outside_code_type="text",
     default_unit="    ",
     # `use App\Models\Comment;` spliced into a class body is a trait `use`, not an import.
     unmerged_import=r"^use\s+\\?[A-Za-z_]\w*\\",

@@ -84,3 +84,20 @@ def is_tag(spec: LanguageSpec, node: Node) -> bool:
         return True
     named = node.named_children
     return bool(named) and all(child.type == spec.closing_tag_type for child in named)
+
+
+def lands_in_text(spec: LanguageSpec, root: Node, start: int, end: int, data: bytes) -> bool:
+    """Whether inserted bytes [start, end) stand in the text outside `<?php … ?>` (HTML, not code)."""
+    if not spec.outside_code_type:
+        return False
+    first = start
+    while first < end and data[first : first + 1].isspace():
+        first += 1  # the blank lines put before the code
+    if first >= end:
+        return False
+    node: Node | None = root.descendant_for_byte_range(first, first + 1)
+    while node is not None:
+        if node.type == spec.outside_code_type:
+            return True
+        node = node.parent
+    return False
