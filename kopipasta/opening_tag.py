@@ -35,8 +35,12 @@ def has_own_tag(spec: LanguageSpec, payload: str) -> bool:
 
 
 def holds_tag(spec: LanguageSpec, payload: str) -> bool:
-    """Whether the payload opens code somewhere (`<?php`, `<?=`): a template may start with HTML."""
-    return bool(spec.opening_tag) and "<?" in payload
+    """Whether the payload may be a file of its own: it starts with its tag, or with HTML (a template).
+
+    PHP code never starts with `<`; a bare function that echoes `"<?php …"` in a string must
+    not be read as HTML text around that string.
+    """
+    return bool(spec.opening_tag) and payload.lstrip().startswith("<")
 
 
 def blanked(spec: LanguageSpec, payload: str) -> str:
