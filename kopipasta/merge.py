@@ -103,14 +103,15 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 text = text_of(plan.lines, payload_members[indices[0]]) if len(indices) == 1 else ""
                 same_scope = [
                     resolve_with_payload(
-                        Target(kind, tuple(qualified.split(".")), None), everywhere, plan.file, plan.original.data, text
+                        Target(kind, tuple(qualified.split(".")), None), everywhere, plan.file, plan.original.data, text,
+                        overloads=plan.spec.has_overloads,  # as TARGET_NODE picks an overload by its parameters
                     )[0]
                 ]
             except AmbiguousTarget as error:
                 raise plan.fail(
                     f"'{name}' is defined more than once, so which one the fragment replaces is not certain "
                     f"({error.message.split(': ', 1)[-1]})",
-                    f"add `TARGET_NODE: {error.hint.split(chr(39))[1] if chr(39) in error.hint else name}` to the block",
+                    _qualified_hint(error.hint, name),
                 ) from None
             except TargetNotFound as error:
                 raise plan.fail(error.message, error.hint) from None
@@ -125,10 +126,25 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 f"the payload's {kind} '{name}' is a {found.kind} in the file (line {found.line})",
                 f"add `TARGET_NODE: {found.kind} {found.qualified_name}` to the block",
             )
+        details = {payload_members[i].definition.detail for i in indices}  # type: ignore[union-attr]
+        if len(details) == 1 and any(d.detail for d in fitting):
+            # A Rust impl is told from the type's other impls by its trait (`@detail`): an
+            # inherent `impl Tokenizer` restates the inherent one, `impl Display for Token`
+            # only a Display impl; none of that trait in the file makes it a new impl.
+            fitting = [d for d in fitting if d.detail in details]
+            if not fitting:
+                for index in indices:
+                    result[index] = None
+                continue
         if len(fitting) != len(indices) and len(indices) == 1 and len({d.qualified_name for d in fitting}) == 1:
             from kopipasta.shape import pick_by_shape
 
-            picked = pick_by_shape(fitting, plan.original.data, text_of(plan.lines, payload_members[indices[0]]))
+            text = text_of(plan.lines, payload_members[indices[0]])
+            picked = pick_by_shape(fitting, plan.original.data, text)
+            if picked is None and plan.spec.has_overloads:
+                from kopipasta.overloads import pick_by_parameters
+
+                picked = pick_by_parameters(fitting, plan.original.data, text)
             if picked is not None:
                 fitting = [picked[0]]
         if len(fitting) != len(indices):
@@ -269,12 +285,24 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
             "send the definitions that change, or the whole file",
         )
     if any(kind == "new" for kind, _, _ in entries) and not any(kind == "anchor" and member.kind == "definition" for kind, _, member in entries) and original is None and not plan.elided:
-        names = ", ".join(m.definition.name for k, _, m in entries if k == "new" and m.definition)
+        names = ", ".join(
+            f"{m.definition.kind} {m.definition.detail} for {m.definition.name}" if m.definition.detail else m.definition.name
+            for k, _, m in entries
+            if k == "new" and m.definition
+        )
         raise plan.fail(
             f"nothing in the payload is defined in the file ({names}), so it is neither the whole file nor a change to it",
             "to add definitions use `APPEND_TO: file` or INSERT_AFTER; to replace the file, send all of it",
         )
     plan_new(plan, original, original_members, entries, all_definitions)
+
+
+def _qualified_hint(resolver_hint: str, name: str) -> str:
+    """The resolver's "qualify it as 'A.f' or 'B.f'" as the directive a fragment's block needs."""
+    choice, _, new_overload = resolver_hint.partition("; to add it as a new overload")
+    names = choice.split("'")[1::2] or [name]
+    hint = "add " + " or ".join(f"`TARGET_NODE: {qualified}`" for qualified in names) + " to the block"
+    return hint + ("; to add it as a new overload" + new_overload if new_overload else "")
 
 
 def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:

@@ -18,7 +18,7 @@ from kopipasta.placement import check_landed, definitions_in
 from kopipasta.splice import replace_definition
 
 if TYPE_CHECKING:
-    from tree_sitter import Tree
+    from tree_sitter import Node, Tree
 
     from kopipasta.document import Document
 
@@ -42,7 +42,7 @@ def replace_node(document: Document, definition: Definition, payload: str, *, fi
             f"TARGET_NODE {label} in {file} holds only import lines: there is no definition to replace",
             "send the definition below the imports it needs",
         )
-    splice = replace_definition(document, definition, code)
+    splice = replace_definition(document, definition, member_of_its_group(document, definition, code))
     merged = None
     if imports:
         from kopipasta.import_merge import plan_imports
@@ -69,6 +69,55 @@ def replace_node(document: Document, definition: Definition, payload: str, *, fi
     check_same_detail(definition, landed, file, label)
     notes = [rename_note(definition, landed), merged.note if merged else ""]
     return Replaced(new_data, new_tree, "; ".join(note for note in notes if note))
+
+
+def member_of_its_group(document: Document, definition: Definition, code: str) -> str:
+    """A grouped declaration's member sent as a declaration of its own, cut down to the member.
+
+    `const maxBodyBytes = 4 << 20`, sent for `maxBodyBytes` in a Go `const ( … )`
+    group, would put a second `const` inside the group: a syntax error, so the
+    block failed although its meaning is certain. When the target stands in a
+    parenthesised group (Go's `const`, `var` and `type` groups) and the payload
+    is one top-level declaration of the same node type as the group's, with no
+    parentheses of its own, holding one member of the target's node type with
+    the target's name, that member's text replaces the target; the payload's
+    comments above it stay. Any other payload is spliced as sent (and checked
+    as ever).
+    """
+    target = document.tree.root_node.descendant_for_byte_range(definition.start, definition.end)
+    if target is None or (target.start_byte, target.end_byte) != (definition.start, definition.end):
+        return code
+    holder, grouped = target, False
+    while holder.parent is not None and holder.parent.parent is not None:  # up to the top-level declaration
+        holder = holder.parent
+        grouped = grouped or _parenthesised(holder)
+    if not grouped or holder is target:
+        return code  # the common case: the payload is not parsed here
+    from kopipasta.render import parse_payload
+
+    data = code.encode("utf-8")
+    declarations = [child for child in parse_payload(document.code_spec, data).root_node.named_children if child.type != "comment"]
+    if len(declarations) != 1 or declarations[0].type != holder.type or declarations[0].has_error:
+        return code
+    declaration = declarations[0]
+    # The member stands in the declaration, or in its list (a Go `var_spec_list`) when parenthesised.
+    inner = [declaration, *declaration.named_children]
+    if any(_parenthesised(node) for node in inner):
+        return code
+    members = [child for node in inner for child in node.named_children if child.type == target.type]
+    if len(members) != 1 or _name_of(members[0]) != definition.name:
+        return code
+    member = members[0]
+    return (data[: declaration.start_byte] + data[member.start_byte : member.end_byte] + data[declaration.end_byte :]).decode("utf-8")
+
+
+def _parenthesised(node: Node) -> bool:
+    return any(child.type == "(" for child in node.children)
+
+
+def _name_of(node: Node) -> str:
+    name = node.child_by_field_name("name")
+    return name.text.decode("utf-8", "replace") if name is not None and name.text is not None else ""
 
 
 def rename_note(old: Definition, landed: list[Definition]) -> str:

@@ -86,7 +86,13 @@ _KIND_MODIFIERS = frozenset(
 )
 _NATIVE_QUALIFIER = lazy_compile(r"::|(?<=\w)[#:](?=[A-Za-z_])")
 # `func (s *Server) ServeHTTP`: a Go method written with its receiver.
-_GO_RECEIVER = lazy_compile(r"^\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s+(\S+)$")
+# `(*Server).ServeHTTP`, a method expression, means the same.
+_GO_RECEIVER = lazy_compile(r"^\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)(?:\s*\.\s*|\s+)(\S+)$")
+# A parameter list written after the name: `cancel(String)`, `Delete(int id, CancellationToken ct)`.
+_PARAMETER_LIST = lazy_compile(r"^(?P<head>.*?[\w>\]])\s*\((?P<parameters>[^()]*)\)$")
+# Type arguments after a name: `Ring<T>::push`, `Repository<TEntity>.Find` (not an operator
+# named by its symbols: C++'s `operator<`, Ruby's `<=>`, which follow no name character).
+_TYPE_ARGUMENTS = lazy_compile(r"(?<=\w)(?<!operator)<[^<>]*>")
 
 _TARGET = lazy_compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 
@@ -98,6 +104,7 @@ class Target:
     kind: str | None
     parts: tuple[str, ...]  # the dotted name, split
     ordinal: int | None  # from `name#2`
+    parameters: str | None = None  # a parameter list written after the name (`cancel(String)`): "String"
 
     @property
     def name(self) -> str:
@@ -111,6 +118,10 @@ class Target:
 def parse_target(text: str, file: str) -> Target:
     """Read `[kind] name[#n]`, accepting the usual spellings of each kind."""
     cleaned = _plain_name(text.strip().strip("`'\"").strip())
+    parameters = None
+    written = _PARAMETER_LIST.match(cleaned)
+    if written is not None:
+        cleaned, parameters = written.group("head"), " ".join(written.group("parameters").split()) or None
     match = _TARGET.match(cleaned)
     if not match:
         raise PayloadError(
@@ -145,7 +156,7 @@ def parse_target(text: str, file: str) -> Target:
     if not all(parts):
         raise PayloadError(f"Target '{text}' in {file} has an empty name part", "write it as e.g. `Cart.total`")
     ordinal = int(match.group("ordinal")) if match.group("ordinal") else None
-    return Target(kind=kind, parts=parts, ordinal=ordinal)
+    return Target(kind=kind, parts=parts, ordinal=ordinal, parameters=parameters)
 
 
 def _plain_name(text: str) -> str:
@@ -157,7 +168,13 @@ def _plain_name(text: str) -> str:
         kind = ""
     if receiver is not None:
         text = f"{kind} {receiver.group(1)}.{receiver.group(2)}".strip()
-    return text.replace("::", ".")
+    text = text.replace("::", ".")
+    while "<" in text:  # nested type arguments go from the inside out
+        plain = _TYPE_ARGUMENTS.sub("", text)
+        if plain == text:
+            break
+        text = plain
+    return text
 
 
 def _module_parts(definitions: list[Definition]) -> set[tuple[str, ...]]:
@@ -269,6 +286,12 @@ def _with_payload(
     try:
         return _resolve(target, candidates, everything, file), ""
     except AmbiguousTarget as error:
+        if target.parameters is not None and not _same_parameters(target, payload):
+            # The target's own parameter list is compared with the payload's only (types alone,
+            # names, defaults are written many ways): it must not pass for a pick it did not make.
+            raise AmbiguousTarget(
+                f"{error.message}; the target's parameter list ({target.parameters}) is not the payload's", error.hint
+            ) from None
         fitting = [d for d in candidates if target.kind is None or d.fits(target.kind)]
         named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
         exact = [d for d in named if _qualified_parts(d) == target.parts]
@@ -288,8 +311,19 @@ def _with_payload(
                 raise AmbiguousTarget(
                     error.message, f"{error.hint}, or start the payload with the one it restates: {shapes}"
                 ) from None
+            if overloads:  # parameters that no overload has: a changed one, or a new one
+                last = f"{candidates[0].qualified_name}#{len(candidates)}"
+                raise AmbiguousTarget(error.message, f"{error.hint}; to add it as a new overload, `INSERT_AFTER: {last}`") from None
             raise
         return picked
+
+
+def _same_parameters(target: Target, payload: str) -> bool:
+    """Whether the payload restates the parameter list the target was written with."""
+    from kopipasta.overloads import parameters
+
+    restated = parameters(payload, target.parts[-1])
+    return restated is not None and restated == "".join((target.parameters or "").split())
 
 
 def _pick_ordinal(target: Target, same_name: list[Definition], file: str) -> Definition:
@@ -321,10 +355,9 @@ def _pick_ordinal(target: Target, same_name: list[Definition], file: str) -> Def
 
 def _ambiguous(target: Target, candidates: list[Definition], file: str) -> AmbiguousTarget:
     listed = ", ".join(f"{d.kind} {d.qualified_name} (line {d.line})" for d in candidates)
-    return AmbiguousTarget(
-        f"Node '{target.name}' is ambiguous in {file}: {listed}",
-        f"qualify it as '{candidates[0].qualified_name}'",
-    )
+    # Every distinct name, not only the first: the one meant is as often the second.
+    names = " or ".join(f"'{name}'" for name in dict.fromkeys(d.qualified_name for d in candidates))
+    return AmbiguousTarget(f"Node '{target.name}' is ambiguous in {file}: {listed}", f"qualify it as {names}")
 
 
 def _not_found(target: Target, definitions: list[Definition], file: str) -> TargetNotFound:

@@ -145,5 +145,5 @@ def test_a_dotted_namespace_is_found_by_its_last_part() -> None:
     assert ambiguous == (
         "AmbiguousTarget",
         "Node 'B' is ambiguous in f.ts: module A.B (line 1), method X.B (line 5)",
-        "qualify it as 'A.B'",
+        "qualify it as 'A.B' or 'X.B'",
     )
