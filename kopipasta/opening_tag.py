@@ -9,7 +9,9 @@ to spaces, so rows and columns stay those of the payload. The tag (and a
 trailing `?>`) only switches the grammar into code: it is not a member of the
 file that a fragment restates or leaves out (members.py). A targeted payload
 (TARGET_NODE, INSERT_*, APPEND_TO) lands inside code already: its tag is
-dropped before anything reads it (operations._code_patch).
+dropped before anything reads it (operations._code_patch). Nothing is inserted
+into the HTML outside `<?php … ?>` (insert.py asks `lands_in_text`), and a new
+definition goes above a file's last `?>`. docs/ARCHITECTURE.md, "PHP's `<?php`".
 """
 
 from __future__ import annotations

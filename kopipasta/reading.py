@@ -16,7 +16,8 @@ Code files (a grammar and a definitions query):
   fragment of it). A file that is only definitions has no frame to restate:
   there the payload must restate every definition and start with the file's
   first line;
-- otherwise it is a fragment.
+- otherwise it is a fragment; and a PHP payload without the `<?php` its file
+  opens with is never the whole file (written over it, the code would be text).
 
 Other files have no definitions to merge, so a payload that is not clearly
 the whole file is refused with a hint. Their parts are top-level keys (JSON,
