@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta import visibility, wholefile
+from kopipasta import opening_tag, visibility, wholefile
 from kopipasta.check import check_syntax
 from kopipasta.definitions import Definition
 from kopipasta.errors import PayloadError
@@ -525,8 +525,10 @@ def _append_to_file(document: Document, code: str) -> _Insertion | None:
             cursor = document.line_start(cursor - 1)
         if cursor > 0 and _ends_with_lines(data, cursor, text + eol):
             return None
+        # Right under code (PHP's `}` then `?>`): the new definitions keep the gap above them too.
+        lead = eol * gap if cursor == closing and cursor > 0 else b""
         return _Insertion(
-            (TextEdit(closing, closing, text + eol + eol * gap),), closing, len(text), ()
+            (TextEdit(closing, closing, lead + text + eol + eol * gap),), closing + len(lead), len(text), ()
         )
     inserted = eol * (gap + 1) + text
     return _Insertion(
@@ -571,8 +573,8 @@ def _closing_statement(document: Document) -> int | None:
     for child in reversed(document.tree.root_node.named_children):
         if child.type in spec.comment_types:
             continue
-        if child.type not in spec.closing_statements:
-            break
+        if child.type not in spec.closing_statements and not opening_tag.is_tag(spec, child):
+            break  # a PHP file's last `?>` stays last too
         first = child
     if first is None:
         return None
@@ -618,6 +620,11 @@ def insert(document: Document, operation: Operation, target_text: str, payload: 
             if e.end <= insertion.edits[0].start
         )
         start = insertion.text_start + shift
+        if opening_tag.lands_in_text(spec, new_tree.root_node, start, start + insertion.text_length, new_data):
+            raise PayloadError(
+                f"Payload for {label} in {file} would land outside `<?php … ?>`, where PHP reads it as HTML text",
+                "insert it beside a definition inside the PHP code (INSERT_AFTER / INSERT_BEFORE); nothing was written",
+            )
         check_landed(
             definitions_in(spec, new_tree, start, start + insertion.text_length, new_data),
             insertion.scope,

@@ -52,6 +52,12 @@ class LanguageSpec:
     payload_wrappers: tuple[tuple[str, str], ...] = (("class __kopipasta_wrapper__ {\n", "\n}\n"),)
     # Whether the payload is parsed as it stands before any wrapper is tried.
     payload_parses_alone: bool = True
+    # The tag that opens code in a file of text (PHP's `<?php`), and its node: a payload
+    # that opens with it parses alone, and the tag is no member of the file (opening_tag.py).
+    opening_tag: str = ""
+    opening_tag_type: str = ""
+    closing_tag_type: str = ""  # `?>`: a file's trailing one is no member either
+    outside_code_type: str = ""  # the text outside the tags (HTML): nothing may be inserted into it
     # The indent unit when neither the file nor the payload shows one.
     default_unit: str = "  "
     # Parents whose captured children are part of them, not definitions of their own:
@@ -350,6 +356,10 @@ PHP = LanguageSpec(
     # Without `<?php` the grammar reads everything as HTML text; a method parses inside a class.
     payload_wrappers=(("<?php\n", ""), ("<?php\nclass __kopipasta_wrapper__ {\n", "\n}\n")),
     payload_parses_alone=False,
+    opening_tag="<?php",
+    opening_tag_type="php_tag",
+    closing_tag_type="php_end_tag",
+    outside_code_type="text",
     default_unit="    ",
     # `use App\Models\Comment;` spliced into a class body is a trait `use`, not an import.
     unmerged_import=r"^use\s+\\?[A-Za-z_]\w*\\",

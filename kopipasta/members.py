@@ -16,9 +16,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kopipasta import opening_tag
 from kopipasta.definitions import Definition, comment_block_start
 from kopipasta.fields import field_key
-from kopipasta.parsed import Parsed, wrapper_name
+from kopipasta.parsed import Parsed
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -85,13 +86,16 @@ def container_nodes(parsed: Parsed, container: Definition | None) -> list[Node] 
     """The nodes directly in the container's body (the module's top level for None)."""
     root = parsed.tree.root_node
     if container is None:
-        if parsed.offset:
+        if parsed.wrapped:
             # The wrapper is the one declaration around the payload: a class, or Rust's impl.
-            top = [c for c in root.named_children if c.type != "php_tag"]
-            if len(top) < len(root.named_children) and wrapper_name(parsed.spec, parsed.data) is None:
-                # PHP's `<?php` alone wraps no definition: the payload's own top level follows it.
-                return top
-            wrapper = next((c for c in top if c.type not in parsed.spec.comment_types), None)
+            wrapper = next(
+                (
+                    c
+                    for c in root.named_children
+                    if c.type not in parsed.spec.comment_types and not opening_tag.is_tag(parsed.spec, c)
+                ),
+                None,
+            )
             body = _wrapper_body(wrapper) if wrapper is not None else None
             return list(body.named_children) if body is not None else None
         return list(root.named_children)
@@ -116,6 +120,8 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
             continue
         if node.type in spec.comment_types or node.type in spec.prefix_types:
             continue  # a comment block belongs to the definition below it; decorators too
+        if container is None and opening_tag.is_tag(spec, node):
+            continue  # PHP's `<?php` (and a last `?>`) opens the code, it is no part of it
         definition = next((d for d in own if d.outer_start <= node.start_byte < d.end), None)
         if definition is not None:
             if id(definition) in taken:

@@ -483,7 +483,7 @@ def _members_reading(document: Document, payload: str, parsed: Parsed) -> Parsed
     read as it stands (and fails as code the file does not have).
     """
     spec = document.code_spec
-    if parsed.offset or not spec.payload_wrappers or top_level_definitions(parsed):
+    if parsed.wrapped or not spec.payload_wrappers or top_level_definitions(parsed):
         return None
     members_read = read_as_members(spec, payload, document.data)
     if members_read is None:

@@ -11,9 +11,11 @@ what it uses (issue 9).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kopipasta import opening_tag
 from kopipasta.document import Document
 from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.languages import LANGUAGES, LanguageSpec, parse
@@ -62,6 +64,10 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
 
 
 def _code_patch(patch: Patch, document: Document) -> Edit:
+    spec = document.spec
+    if spec is not None and spec.opening_tag and opening_tag.has_own_tag(spec, patch.payload):
+        # A targeted payload lands inside code already: PHP's `<?php` atop it is not part of it.
+        patch = dataclasses.replace(patch, payload=opening_tag.dropped(spec, patch.payload))
     if patch.operation is Operation.REPLACE_NODE:
         return _replace_node(patch, document)
     return _add_or_delete(patch, document)

@@ -39,6 +39,9 @@ class Parsed:
     offset: int  # wrapper rows before the text's first row
     definitions: list[Definition]  # scope without the wrapper
     placeholders: dict[int, str]  # row (0-based, in the text) → the placeholder line
+    # Read inside the class wrapper: its members are the wrapper's. PHP's `<?php` line alone
+    # also makes an offset, but wraps nothing.
+    wrapped: bool = False
 
     @property
     def has_error(self) -> bool:
@@ -117,7 +120,7 @@ def _parsed(spec: LanguageSpec, tree: Tree, offset: int, definitions: list[Defin
     wrapper = wrapper_name(spec, data) if offset else None
     if wrapper is not None:  # a class wrapper; PHP's `<?php` alone wraps no definition
         definitions = [_unwrapped(d) for d in definitions if d.scope[:1] == (wrapper,)]
-    return Parsed(spec, data, tree, offset, definitions, rows)
+    return Parsed(spec, data, tree, offset, definitions, rows, wrapped=wrapper is not None)
 
 
 def read_file(document: Document) -> Parsed:

@@ -16,7 +16,8 @@ Code files (a grammar and a definitions query):
   fragment of it). A file that is only definitions has no frame to restate:
   there the payload must restate every definition and start with the file's
   first line;
-- otherwise it is a fragment.
+- otherwise it is a fragment; and a PHP payload without the `<?php` its file
+  opens with is never the whole file (written over it, the code would be text).
 
 Other files have no definitions to merge, so a payload that is not clearly
 the whole file is refused with a hint. Their parts are top-level keys (JSON,
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from kopipasta import opening_tag
 from kopipasta.definitions import Definition
 from kopipasta.members import CONTAINER_KINDS, members
 from kopipasta.parsed import Parsed, placeholder_rows, read_file, read_payload, structural
@@ -60,6 +62,10 @@ def read_code_block(document: Document, payload: str) -> Reading:
         return Reading(ELIDED)
     if not data.strip():
         return Reading(WHOLE)
+    if opening_tag.opens_file(spec, document.tree.root_node) and not opening_tag.has_own_tag(spec, payload):
+        # The file opens with `<?php` and the payload does not: written over the file it would
+        # turn the code into HTML text. Whatever else it restates, it is a part.
+        return Reading(FRAGMENT)
     original = read_file(document)
     file_definitions = structural(original.definitions)
     top = [d for d in file_definitions if not d.container]  # where it stands: a Go method is top-level

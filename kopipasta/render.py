@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kopipasta import opening_tag
 from kopipasta.indent import Unit, reindent
 from kopipasta.languages import LanguageSpec, has_syntax_error, parse
 
@@ -44,10 +45,13 @@ def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
     without `<?php`: the language's wrappers are tried in turn.
     """
     alone: Tree | None = None
-    if spec.payload_parses_alone:
-        alone = parse_payload(spec, payload.encode("utf-8"))
-        if not has_syntax_error(spec, alone.root_node):
-            return alone, 0
+    # A PHP payload that brings its own `<?php` (a whole file, a template) parses as it stands.
+    if spec.payload_parses_alone or opening_tag.holds_tag(spec, payload):
+        tree = parse_payload(spec, payload.encode("utf-8"))
+        if opening_tag.parses_as_code(spec, tree.root_node):  # not all of it HTML text
+            alone = tree
+            if not has_syntax_error(spec, alone.root_node):
+                return alone, 0
     wrapped = wrapped_tree(spec, payload)
     if wrapped is not None:
         return wrapped
@@ -55,14 +59,16 @@ def payload_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int]:
         return alone, 0
     if spec.payload_wrappers:  # nothing parses: the first wrapper's tree shows where it breaks
         opening, closing = spec.payload_wrappers[0]
-        return parse(spec, (opening + payload + closing).encode("utf-8")), opening.count("\n")
+        text = opening_tag.blanked(spec, payload)
+        return parse(spec, (opening + text + closing).encode("utf-8")), opening.count("\n")
     return parse(spec, payload.encode("utf-8")), 0  # a language with no wrapper parses its payload alone
 
 
 def wrapped_tree(spec: LanguageSpec, payload: str) -> tuple[Tree, int] | None:
     """The payload parsed inside the first of the language's wrappers that takes it without an error."""
+    text = opening_tag.blanked(spec, payload)  # the wrapper brings PHP's `<?php`: the payload's own is not repeated
     for opening, closing in spec.payload_wrappers:
-        wrapped = parse(spec, (opening + payload + closing).encode("utf-8"))
+        wrapped = parse(spec, (opening + text + closing).encode("utf-8"))
         if not has_syntax_error(spec, wrapped.root_node):
             return wrapped, opening.count("\n")
     return None
