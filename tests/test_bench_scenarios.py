@@ -20,6 +20,7 @@ from cli_process import kopipasta  # noqa: E402
 from bench import scenarios as sc  # noqa: E402
 from bench import tools  # noqa: E402
 from bench.install import installed_python  # noqa: E402
+from bench.timing import Tool  # noqa: E402
 
 APPLY_SCENARIOS = {
     "a": sc.scenario_a,
@@ -66,26 +67,26 @@ def test_the_originals_search_replace_form_is_the_same_edit(tmp_path: Path, name
     assert _files(root, list(scenario.expected)) == scenario.expected
 
 
-@pytest.mark.parametrize("name", ["a", "react_component", "rust_method", "insert_1k"])
-def test_the_bare_splice_script_does_the_same_edit(tmp_path: Path, name: str) -> None:
-    scenario = APPLY_SCENARIOS[name]()
-    tool = tools.bare_splice(scenario, tmp_path, sys.executable)
+def _run_to_the_expected_bytes(tool: Tool | None, scenario: sc.Scenario) -> subprocess.CompletedProcess[str]:
+    """Run a comparator once in its fresh project; it must exit 0 and leave the scenario's bytes."""
     assert tool is not None
     tool.prepare()
     result = subprocess.run(tool.command, cwd=tool.cwd, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert _files(tool.cwd, list(scenario.expected)) == scenario.expected
+    return result
+
+
+@pytest.mark.parametrize("name", ["a", "react_component", "rust_method", "insert_1k"])
+def test_the_bare_splice_script_does_the_same_edit(tmp_path: Path, name: str) -> None:
+    scenario = APPLY_SCENARIOS[name]()
+    _run_to_the_expected_bytes(tools.bare_splice(scenario, tmp_path, sys.executable), scenario)
 
 
 @pytest.mark.parametrize("name", ["a", "b", "react_component"])
 def test_the_engine_without_the_cli_does_the_same_edits(tmp_path: Path, name: str) -> None:
     scenario = APPLY_SCENARIOS[name]()
-    tool = tools.without_cli(scenario, tmp_path, sys.executable)
-    assert tool is not None
-    tool.prepare()
-    result = subprocess.run(tool.command, cwd=tool.cwd, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert _files(tool.cwd, list(scenario.expected)) == scenario.expected
+    result = _run_to_the_expected_bytes(tools.without_cli(scenario, tmp_path, sys.executable), scenario)
     assert "applied" in result.stdout
 
 
