@@ -27,7 +27,7 @@ from kopipasta.import_merge import plan_imports
 from kopipasta.imports import TextEdit, apply_edits, refuse_unmerged_imports, split_imports
 from kopipasta.indent import Unit, detect_unit
 from kopipasta.languages import LanguageSpec
-from kopipasta.members import body_of
+from kopipasta.members import container_body
 from kopipasta.model import Operation
 from kopipasta.placement import CONTAINER_KINDS, check_landed, definitions_in
 from kopipasta.render import render_lines
@@ -302,16 +302,6 @@ def _insert_beside(
 # --- APPEND_TO ------------------------------------------------------------------------
 
 
-_body = body_of
-
-
-def _container_node(spec: LanguageSpec, tree: Tree, definition: Definition) -> Node | None:
-    node = tree.root_node.descendant_for_byte_range(definition.start, definition.end)
-    while node is not None and _body(spec, node) is None:
-        node = node.parent
-    return node
-
-
 def _members(spec: LanguageSpec, body: Node) -> list[tuple[Node, int]]:
     """The body's members with where each starts: a TS member's decorators stand beside it."""
     members: list[tuple[Node, int]] = []
@@ -341,9 +331,8 @@ def _is_placeholder_body(node: Node) -> bool:
 def _append_to(document: Document, container: Definition, code: str, *, label: str, file: str) -> _Insertion | None:
     spec, data, newline = document.code_spec, document.data, document.newline
     scope = (*container.scope, container.name)
-    node = _container_node(spec, document.tree, container)
-    body = _body(spec, node) if node is not None else None
-    if container.kind not in CONTAINER_KINDS or node is None or body is None:
+    body = container_body(spec, document.tree, container)
+    if container.kind not in CONTAINER_KINDS or body is None:
         raise PayloadError(
             f"{label} in {file}: {container.kind} {container.qualified_name} has no body to append members to",
             f"APPEND_TO takes a class, interface, enum or namespace; to add beside it use INSERT_AFTER: "

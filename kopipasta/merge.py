@@ -38,7 +38,7 @@ from kopipasta.parsed import (
     top_level_definitions,
 )
 from kopipasta.replace import replace_node
-from kopipasta.resolve import Target, resolve_with_payload
+from kopipasta.resolve import NEW_OVERLOAD_HINT, Target, resolve_with_payload
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
@@ -343,10 +343,10 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
 
 def _qualified_hint(resolver_hint: str, name: str) -> str:
     """The resolver's "qualify it as 'A.f' or 'B.f'" as the directive a fragment's block needs."""
-    choice, _, new_overload = resolver_hint.partition("; to add it as a new overload")
+    choice, found, new_overload = resolver_hint.partition(NEW_OVERLOAD_HINT)
     names = choice.split("'")[1::2] or [name]
     hint = "add " + " or ".join(f"`TARGET_NODE: {qualified}`" for qualified in names) + " to the block"
-    return hint + ("; to add it as a new overload" + new_overload if new_overload else "")
+    return hint + found + new_overload
 
 
 def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:

@@ -14,7 +14,7 @@ from kopipasta import visibility
 from kopipasta.definitions import Definition
 from kopipasta.errors import PatchError, PayloadError
 from kopipasta.languages import LanguageSpec
-from kopipasta.members import Member
+from kopipasta.members import Member, text_of
 from kopipasta.parsed import Parsed
 
 
@@ -95,8 +95,7 @@ def plan_new(
         before = _neighbour(entries, i - 1, -1)
         after = _neighbour(entries, j + 1, 1)
         step = _placement(plan, original, original_members, definitions, before, after, text, names, run[0])
-        texts = ["\n".join(plan.lines[m.first_row : m.last_row + 1]) for m in run]
-        plan.steps.append(_keep_visibility(plan, original, original_members, entries, i, step, texts, definitions))
+        plan.steps.append(_keep_visibility(plan, original, original_members, entries, i, step, run, definitions))
         i = j + 1
 
 
@@ -215,7 +214,7 @@ def _keep_visibility(
     entries: list[tuple[str, int | Definition | None, Member]],
     first: int,
     step: Step,
-    texts: list[str],
+    run: list[Member],
     definitions: list[Definition],
 ) -> Step:
     """The step, unless it would give the new members another visibility than the payload does.
@@ -230,7 +229,7 @@ def _keep_visibility(
         return step
     if not any(visibility.marker(spec, m) is not None for m in original_members):
         return step  # no sections: every place has the same visibility
-    if all(visibility.own_visibility(spec, text) for text in texts):
+    if all(visibility.own_visibility(spec, text_of(plan.lines, m)) for m in run):
         return step
     wanted = visibility.unmarked(spec)
     for kind, _, member in reversed(entries[:first]):

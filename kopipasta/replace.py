@@ -105,7 +105,9 @@ def member_of_its_group(document: Document, definition: Definition, code: str) -
     if any(_parenthesised(node) for node in inner):
         return code
     members = [child for node in inner for child in node.named_children if child.type == target.type]
-    if len(members) != 1 or _name_of(members[0]) != definition.name:
+    from kopipasta.fields import field_key
+
+    if len(members) != 1 or field_key(members[0]) != definition.name:
         return code
     member = members[0]
     return (data[: declaration.start_byte] + data[member.start_byte : member.end_byte] + data[declaration.end_byte :]).decode("utf-8")
@@ -113,11 +115,6 @@ def member_of_its_group(document: Document, definition: Definition, code: str) -
 
 def _parenthesised(node: Node) -> bool:
     return any(child.type == "(" for child in node.children)
-
-
-def _name_of(node: Node) -> str:
-    name = node.child_by_field_name("name")
-    return name.text.decode("utf-8", "replace") if name is not None and name.text is not None else ""
 
 
 def rename_note(old: Definition, landed: list[Definition]) -> str:

@@ -94,6 +94,10 @@ _PARAMETER_LIST = lazy_compile(r"^(?P<head>.*?[\w>\]])\s*\((?P<parameters>[^()]*
 # named by its symbols: C++'s `operator<`, Ruby's `<=>`, which follow no name character).
 _TYPE_ARGUMENTS = lazy_compile(r"(?<=\w)(?<!operator)<[^<>]*>")
 
+# Said after an overload ambiguity's own hint when no overload has the payload's parameters;
+# merge carries it over into a fragment's hint.
+NEW_OVERLOAD_HINT = "; to add it as a new overload, "
+
 _TARGET = lazy_compile(r"^(?:(?P<kind>[A-Za-z][A-Za-z ]*?)\s+)?(?P<name>[^\s]+?)(?:#(?P<ordinal>\d+))?$")
 
 
@@ -286,18 +290,18 @@ def _with_payload(
     try:
         return _resolve(target, candidates, everything, file), ""
     except AmbiguousTarget as error:
-        if target.parameters is not None and not _same_parameters(target, payload):
-            # The target's own parameter list is compared with the payload's only (types alone,
-            # names, defaults are written many ways): it must not pass for a pick it did not make.
-            raise AmbiguousTarget(
-                f"{error.message}; the target's parameter list ({target.parameters}) is not the payload's", error.hint
-            ) from None
         fitting = [d for d in candidates if target.kind is None or d.fits(target.kind)]
         named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
         exact = [d for d in named if _qualified_parts(d) == target.parts]
         candidates = exact or named
         if len({d.qualified_name for d in candidates}) != 1:
             raise
+        if target.parameters is not None and not _same_parameters(target, payload):
+            # The target's own parameter list is compared with the payload's only (types alone,
+            # names, defaults are written many ways): it must not pass for a pick it did not make.
+            raise AmbiguousTarget(
+                f"{error.message}; the target's parameter list ({target.parameters}) is not the payload's", error.hint
+            ) from None
         # Only a shared name needs the payload's shape: not imported at start-up.
         from kopipasta.overloads import pick_by_parameters
         from kopipasta.shape import distinct_shapes, pick_by_shape
@@ -313,7 +317,7 @@ def _with_payload(
                 ) from None
             if overloads:  # parameters that no overload has: a changed one, or a new one
                 last = f"{candidates[0].qualified_name}#{len(candidates)}"
-                raise AmbiguousTarget(error.message, f"{error.hint}; to add it as a new overload, `INSERT_AFTER: {last}`") from None
+                raise AmbiguousTarget(error.message, f"{error.hint}{NEW_OVERLOAD_HINT}`INSERT_AFTER: {last}`") from None
             raise
         return picked
 
