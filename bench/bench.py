@@ -138,9 +138,14 @@ ROWS = (
 
 def protocol_tokens_row() -> str:
     """The prompt's reply-format part for the demo's three files (Python, TSX, JSON), in tokens (~4 chars each)."""
-    from kopipasta.prompt import PROTOCOL_TOKEN_LIMIT, estimate_tokens, protocol_part, render_prompt
+    from kopipasta.loop.prompt import (
+        PROTOCOL_TOKEN_LIMIT,
+        estimate_tokens,
+        protocol_part,
+        render_prompt,
+    )
 
-    demo = Path(__file__).resolve().parent.parent / "kopipasta" / "demo" / "project"
+    demo = Path(__file__).resolve().parent.parent / "kopipasta" / "loop" / "demo" / "project"
     files = ["app/cart.py", "src/components/DataTable.tsx", "package.json"]
     text = render_prompt(files, task="Make TableBody sortable by column", root=demo)
     tokens = estimate_tokens(protocol_part(text))

@@ -24,7 +24,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kopipasta import languages  # noqa: E402
+from kopipasta.syntax import languages  # noqa: E402
 
 
 def _best(repeat: int, compile_once: Callable[[], object]) -> float:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from kopipasta.shortrun import leave, pace_for_a_short_run
+from kopipasta.startup.shortrun import leave, pace_for_a_short_run
 
 pace_for_a_short_run()
 
-from kopipasta.applylog import record_apply  # noqa: E402
 from kopipasta.engine import apply_reply  # noqa: E402
+from kopipasta.loop.applylog import record_apply  # noqa: E402
 from kopipasta.report import exit_status, make_console, print_report  # noqa: E402
 
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 if TYPE_CHECKING:
+    from kopipasta.loop.verify import VerifyResult
     from kopipasta.model import Report
-    from kopipasta.verify import VerifyResult
 
 _ROOT_OPTION = click.option(
     "--root",
@@ -241,7 +241,7 @@ def apply(
     feedback: bool,
 ) -> None:
     """Apply the patches in REPLY (a file, '-' or stdin) to the project."""
-    from kopipasta import journal
+    from kopipasta.disk import journal
     from kopipasta.engine import apply_reply
     from kopipasta.report import EXIT_FAILED, error_text, exit_status
 
@@ -260,7 +260,7 @@ def apply(
     except OSError as error:
         fail(f"Cannot write the patched files: {error_text(error)}", EXIT_FAILED)
     if not dry_run:
-        from kopipasta.applylog import record_apply
+        from kopipasta.loop.applylog import record_apply
 
         record_apply(root, text, report, partial=partial, strict=strict)
     status = exit_status(report)
@@ -300,7 +300,7 @@ def apply(
 
 
 def _feedback(report: Report, root: Path) -> str | None:
-    from kopipasta.feedback import feedback_message
+    from kopipasta.loop.feedback import feedback_message
 
     return feedback_message(report, root)
 
@@ -310,7 +310,7 @@ def _copy_feedback(message: str | None) -> None:
     if message is None:
         click.echo("No correction message: nothing failed.")
         return
-    from kopipasta.clipboard import copy_osc52, copy_text, osc52_note
+    from kopipasta.loop.clipboard import copy_osc52, copy_text, osc52_note
 
     problem = copy_text(message)
     if problem is None:
@@ -331,8 +331,8 @@ def _verify(
     output: TextIO,
 ) -> VerifyResult:
     """Run --verify after an apply (or say why not); revert only the entry this apply made."""
-    from kopipasta import journal
-    from kopipasta.verify import VerifyResult, verify
+    from kopipasta.disk import journal
+    from kopipasta.loop.verify import VerifyResult, verify
 
     if dry_run:
         return VerifyResult(command, ran=False, skipped="--dry-run wrote nothing")
@@ -369,7 +369,7 @@ def _with_verify(status: int, verify_failed: bool) -> int:
 )
 def demo(into: Path | None) -> None:
     """Apply a bundled LLM reply to a copy of a bundled sample project and show the diff."""
-    from kopipasta.demo import run_demo
+    from kopipasta.loop.demo import run_demo
 
     sys.exit(run_demo(into))
 
@@ -386,9 +386,9 @@ def undo(root: Path, force: bool) -> None:
     \b
     Exit status: 0 undone; 1 refused, or nothing to undo.
     """
-    from kopipasta import journal
-    from kopipasta.undo import undo_newest
-    from kopipasta.verify import undo_line
+    from kopipasta.disk import journal
+    from kopipasta.disk.undo import undo_newest
+    from kopipasta.loop.verify import undo_line
 
     try:
         result = undo_newest(root, force=force)
@@ -396,7 +396,7 @@ def undo(root: Path, force: bool) -> None:
         fail(f"{refused} — review them, then `kopipasta undo --force` puts the apply's previous bytes back", 1)
     except journal.JournalError as error:
         fail(str(error), 1)
-    from kopipasta.applylog import record_undo
+    from kopipasta.loop.applylog import record_undo
 
     record_undo(root)
     click.echo(f"↩ {undo_line(result)}")
@@ -412,9 +412,9 @@ def nodes(files: tuple[str, ...], root: Path, as_json: bool) -> None:
     For a JSON file, its top-level keys (TARGET_PATH). A file that is missing or
     has no grammar is reported on stderr; the others are still listed (exit 1).
     """
+    from kopipasta.code.read.inventory import file_definitions, root_relative, target_names
+    from kopipasta.disk.workspace import normalise
     from kopipasta.errors import PatchError
-    from kopipasta.inventory import file_definitions, root_relative, target_names
-    from kopipasta.workspace import normalise
 
     listed: list[tuple[str, list[tuple[str, str, str]]]] = []
     records: list[dict[str, object]] = []
@@ -505,7 +505,7 @@ def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path
     terminal's OSC 52 sequence when stdout is a terminal, else printed.
     """
     from kopipasta.errors import PatchError
-    from kopipasta.prompt import estimate_tokens, render_prompt
+    from kopipasta.loop.prompt import estimate_tokens, render_prompt
 
     task = read_task(task)
     selected, template = _selection(files, root, template)
@@ -516,7 +516,7 @@ def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path
     if to_stdout:
         click.echo(text, nl=False)
         return
-    from kopipasta.clipboard import copy_osc52, copy_text, osc52_note
+    from kopipasta.loop.clipboard import copy_osc52, copy_text, osc52_note
 
     count = len(selected)
     size = f"{count} file{'s' if count != 1 else ''}, ~{estimate_tokens(text):,} tokens"
@@ -534,8 +534,8 @@ def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path
 
 def _selection(files: tuple[str, ...], root: Path, template: Path | None) -> tuple[list[str], Path | None]:
     """FILES (files, directories, globs) as root-relative files, and the template the settings name."""
-    from kopipasta.selection import select_files
-    from kopipasta.settings import SettingsProblem, load_settings
+    from kopipasta.loop.selection import select_files
+    from kopipasta.loop.settings import SettingsProblem, load_settings
 
     try:
         settings = load_settings(root)
@@ -565,8 +565,8 @@ def stats(root: Path, as_json: bool) -> None:
     """
     import json
 
-    from kopipasta.applylog import log_path
-    from kopipasta.applystats import Stats, read_stats, stats_lines
+    from kopipasta.loop.applylog import log_path
+    from kopipasta.loop.applystats import Stats, read_stats, stats_lines
 
     found = read_stats(root)
     if as_json:
@@ -613,7 +613,7 @@ def session(files: tuple[str, ...], task: str, root: Path, template: Path | None
     This is what `kopipasta` alone runs. With no FILES the prompt holds just
     the task and the reply format.
     """
-    from kopipasta.session import run_session
+    from kopipasta.loop.session import run_session
 
     task = read_task(task)
     selected, template = _selection(files, root, template)

@@ -15,22 +15,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kopipasta import journal, prompt_record
-from kopipasta.disk import faults, limits, lock, newlines
-from kopipasta.document import Document, open_document
+from kopipasta.code.edit.operations import apply_patch
+from kopipasta.code.find.document import Document, open_document
+from kopipasta.disk import faults, journal, limits, lock, newlines, prompt_record
+from kopipasta.disk.workspace import load, normalise, resolve_real
 from kopipasta.errors import PatchError, ReplyError
-from kopipasta.intake import RESET_MARKER, read_reply
-from kopipasta.line_counts import line_counts
+from kopipasta.intake.plan import plan
+from kopipasta.intake.reader import RESET_MARKER, read_reply
+from kopipasta.intake.textpatch_markers import may_be_text_patch
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
-from kopipasta.operations import apply_patch
-from kopipasta.plan import plan
-from kopipasta.shortrun import keep_until_exit
-from kopipasta.textpatch_markers import may_be_text_patch
-from kopipasta.workspace import load, normalise, resolve_real
+from kopipasta.startup.line_counts import line_counts
+from kopipasta.startup.shortrun import keep_until_exit
 
 if TYPE_CHECKING:
-    from kopipasta import staleness
-    from kopipasta.textpatch_syntax import TextPatch
+    from kopipasta.code.read import staleness
+    from kopipasta.intake.textpatch_syntax import TextPatch
 
 
 @dataclass
@@ -125,7 +124,7 @@ def _apply_blocks(
         try:
             text_patch = None
             if may_be_text_patch(block):  # plain code never imports the text-patch reader (issue 9)
-                from kopipasta.textpatch_syntax import read_text_patch
+                from kopipasta.intake.textpatch_syntax import read_text_patch
 
                 text_patch = read_text_patch(block)
         except PatchError as error:
@@ -181,7 +180,7 @@ def _apply_block(
         path = normalise(patch.file)
         _, state = _file_state(root, files, patch.file, only, force)
         if state.stale is not None:  # only a file a prompt recorded, changed since (staleness.check)
-            from kopipasta import staleness
+            from kopipasta.code.read import staleness
 
             staleness.check(patch, state.stale)
         before = state.document.source.data
@@ -250,7 +249,7 @@ def _file_state(
         opened = open_document(source, root)
         state = _FileState(opened, source.to_bytes() if source.exists else None, opened=opened)
         if not force and prompt_record.recorded(root):  # else staleness has no record to read
-            from kopipasta import staleness
+            from kopipasta.code.read import staleness
 
             state.stale = staleness.changed_since_prompt(root, source, opened)
         files[real] = state
@@ -423,7 +422,7 @@ def _commit(
         try:
             journal.write_changes(project, changes)
             if prompt_record.recorded(project.root):  # else there is no record to keep current
-                from kopipasta import staleness
+                from kopipasta.code.read import staleness
 
                 staleness.after_write(
                     project.root,

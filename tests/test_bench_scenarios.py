@@ -129,7 +129,7 @@ def test_the_bench_times_an_installed_copy_without_the_editable_finder(tmp_path:
     assert finders == "[]"  # no editable finder was imported by `site`
     assert Path(where).resolve().is_relative_to((tmp_path / "venv").resolve())
     result = subprocess.run(
-        [python, "-m", "kopipasta", "nodes", "app/cart.py", "--root", str(REPO / "kopipasta" / "demo" / "project")],
+        [python, "-m", "kopipasta", "nodes", "app/cart.py", "--root", str(REPO / "kopipasta" / "loop" / "demo" / "project")],
         capture_output=True, text=True, cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr

@@ -19,12 +19,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_definitions_named import SOURCES, _code, _label
 
-from kopipasta import document, engine, staleness, workspace
-from kopipasta.definitions import definitions_ending_in, definitions_named, list_definitions
-from kopipasta.disk import beneath
-from kopipasta.indent import UNIT_SAMPLE_LINES, detect_unit
-from kopipasta.languages import parse
-from kopipasta.render import value_rows
+from kopipasta import engine
+from kopipasta.code.find import document
+from kopipasta.code.find.definitions import (
+    definitions_ending_in,
+    definitions_named,
+    list_definitions,
+)
+from kopipasta.code.layout.indent import UNIT_SAMPLE_LINES, detect_unit
+from kopipasta.code.layout.render import value_rows
+from kopipasta.code.read import staleness
+from kopipasta.disk import beneath, workspace
+from kopipasta.syntax.languages import parse
 
 # Pieces of text that make the edge cases likely: newlines, multi-byte characters,
 # a sequence cut short, bytes that are never UTF-8.
@@ -202,7 +208,7 @@ def test_the_prompt_record_after_an_apply_is_the_one_fresh_listings_make(tmp_pat
 
 
 def test_the_record_update_lists_only_what_the_apply_did_not_analyse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kopipasta import inventory
+    from kopipasta.code.read import inventory
     from kopipasta.engine import apply_reply
 
     for path, text in _RECORDED.items():

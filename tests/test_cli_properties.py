@@ -141,8 +141,8 @@ def test_any_reply_any_path_keeps_every_promise_at_length(reply: str, strict: bo
 @given(path=paths)
 def test_a_normal_path_normalises_to_itself(path: str) -> None:
     """Undo re-checks recorded paths with `normalise`: what it accepted once, it accepts again."""
+    from kopipasta.disk.workspace import normalise
     from kopipasta.errors import ConfinementError
-    from kopipasta.workspace import normalise
 
     try:
         normal = normalise(path)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from kopipasta.definitions import Definition, list_definitions
-from kopipasta.document import in_memory
+from kopipasta.code.edit.splice import replace_definition
+from kopipasta.code.find.definitions import Definition, list_definitions
+from kopipasta.code.find.document import in_memory
+from kopipasta.code.find.resolve import parse_target, resolve
+from kopipasta.code.layout.indent import Unit
 from kopipasta.errors import TargetNotFound
-from kopipasta.indent import Unit
-from kopipasta.languages import JAVASCRIPT, TSX, TYPESCRIPT, LanguageSpec, parse
-from kopipasta.resolve import parse_target, resolve
-from kopipasta.splice import replace_definition
+from kopipasta.syntax.languages import JAVASCRIPT, TSX, TYPESCRIPT, LanguageSpec, parse
 
 
 def definitions(spec: LanguageSpec, source: str) -> list[Definition]:

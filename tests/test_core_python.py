@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kopipasta.code.layout.render import render_lines, string_lines
+from kopipasta.code.read.wholefile import find_placeholder
 from kopipasta.engine import apply_reply
-from kopipasta.languages import PYTHON
 from kopipasta.model import Status
-from kopipasta.render import render_lines, string_lines
-from kopipasta.wholefile import find_placeholder
+from kopipasta.syntax.languages import PYTHON
 
 
 def reply(file: str, target: str, payload: str) -> str:

@@ -14,7 +14,7 @@ import pytest
 from cli_process import kopipasta
 from reliability import environment, leftovers, project_names, snapshot
 
-from kopipasta import journal
+from kopipasta.disk import journal
 
 ORIGINAL = {
     "a.py": b"def a():\r\n    return 0\r\n",  # CRLF

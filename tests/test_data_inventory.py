@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from kopipasta.cli import main
+from kopipasta.code.read.inventory import file_definitions
 from kopipasta.engine import apply_reply
-from kopipasta.inventory import file_definitions
+from kopipasta.loop.prompt import render_prompt
 from kopipasta.model import Status
-from kopipasta.prompt import render_prompt
 
 CORPUS = Path(__file__).parent / "data_corpus"
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from kopipasta.datapath import allows_comments, is_json_file, set_json_value
+from kopipasta.data.json import allows_comments, is_json_file, set_json_value
 from kopipasta.errors import (
     AmbiguousTarget,
     PatchError,

@@ -1,4 +1,4 @@
-"""`kopipasta.dedent.dedent` is `textwrap.dedent`: its shortcut (no import for a text dedent
+"""`kopipasta.startup.dedent.dedent` is `textwrap.dedent`: its shortcut (no import for a text dedent
 keeps) decides nothing. Checked on generated texts made of the characters dedent looks at,
 on every fixture reply's block payloads, and on the edges of the shortcut's test.
 """
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from kopipasta import dedent as dedent_module
-from kopipasta.dedent import dedent
-from kopipasta.intake import read_reply
+from kopipasta.intake.reader import read_reply
+from kopipasta.startup import dedent as dedent_module
+from kopipasta.startup.dedent import dedent
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

@@ -21,14 +21,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kopipasta import definitions, embedded
-from kopipasta.definitions import (
+from kopipasta.code.find import definitions
+from kopipasta.code.find.definitions import (
     Definition,
     definitions_ending_in,
     definitions_named,
     list_definitions,
 )
-from kopipasta.languages import LanguageSpec, language_for_path, parse
+from kopipasta.code.read import embedded
+from kopipasta.syntax.languages import LanguageSpec, language_for_path, parse
 
 REPO = Path(__file__).resolve().parent.parent
 # Names no file defines, some of them shaped like what a reply's target may hold.
@@ -190,7 +191,7 @@ def parse(text: bytes) -> int: ...
 def test_a_range_query_sees_every_match_of_a_node_reaching_into_it(path: Path) -> None:
     """The premise of the fast path: for a node reaching into a queried range, the range
     query's entry (kind of the first pattern, `@not_definition`) is the whole file's."""
-    from kopipasta.languages import query_matches
+    from kopipasta.syntax.languages import query_matches
 
     code = _code(path)
     if code is None:

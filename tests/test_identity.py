@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta.definitions import list_definitions
-from kopipasta.embedded import code_view
+from kopipasta.code.find.definitions import list_definitions
+from kopipasta.code.layout.render import string_lines
+from kopipasta.code.read.embedded import code_view
 from kopipasta.engine import apply_reply
-from kopipasta.languages import LanguageSpec, has_syntax_error, language_for_path, parse
 from kopipasta.model import Status
-from kopipasta.render import string_lines
+from kopipasta.syntax.languages import LanguageSpec, has_syntax_error, language_for_path, parse
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 # Realistic multi-definition files of the languages whose fixtures share a few projects.

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from kopipasta.code.imports.import_merge import merge_imports, plan_imports
+from kopipasta.code.imports.imports import TextEdit, apply_edits, split_imports
 from kopipasta.engine import apply_reply
 from kopipasta.errors import PatchError
-from kopipasta.import_merge import merge_imports, plan_imports
-from kopipasta.imports import TextEdit, apply_edits, split_imports
-from kopipasta.languages import JAVASCRIPT, PYTHON, TSX, TYPESCRIPT, LanguageSpec, parse
 from kopipasta.model import Status
+from kopipasta.syntax.languages import JAVASCRIPT, PYTHON, TSX, TYPESCRIPT, LanguageSpec, parse
 
 
 def merge(spec: LanguageSpec, source: str, *imports: str, newline: str = "\n") -> str:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from kopipasta.document import in_memory
+from kopipasta.code.edit.insert import delete, insert
+from kopipasta.code.find.document import in_memory
 from kopipasta.errors import PatchError
-from kopipasta.insert import delete, insert
-from kopipasta.languages import PYTHON, TYPESCRIPT, LanguageSpec
 from kopipasta.model import Operation
+from kopipasta.syntax.languages import PYTHON, TYPESCRIPT, LanguageSpec
 
 INSERT_AFTER, INSERT_BEFORE, APPEND_TO = (
     Operation.INSERT_AFTER,

@@ -30,14 +30,14 @@ from test_definitions_named import (
     group_occurrences,
 )
 
-from kopipasta import document as document_module
-from kopipasta import insert
-from kopipasta.definitions import Definition, list_definitions, members_of, top_level_from
-from kopipasta.document import Document, in_memory
+from kopipasta.code.edit import insert
+from kopipasta.code.find import document as document_module
+from kopipasta.code.find.definitions import Definition, list_definitions, members_of, top_level_from
+from kopipasta.code.find.document import Document, in_memory
 from kopipasta.engine import apply_reply
 from kopipasta.errors import PatchError
-from kopipasta.languages import LanguageSpec, language_for_path, parse
 from kopipasta.model import Operation
+from kopipasta.syntax.languages import LanguageSpec, language_for_path, parse
 
 
 def _listing(spec: LanguageSpec, data: bytes) -> tuple[object, list[Definition]]:

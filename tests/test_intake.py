@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from kopipasta.intake import parse_reply
+from kopipasta.intake.reader import parse_reply
 from kopipasta.model import Block
 
 
@@ -694,7 +694,7 @@ def test_non_breaking_spaces_in_indentation_read_as_spaces() -> None:
 
 
 def test_reset_withdraws_every_block_before_it() -> None:
-    from kopipasta.intake import read_reply
+    from kopipasta.intake.reader import read_reply
 
     text = reply(
         "```python",
@@ -717,7 +717,7 @@ def test_reset_withdraws_every_block_before_it() -> None:
 
 
 def test_reset_inside_a_block_is_payload() -> None:
-    from kopipasta.intake import read_reply
+    from kopipasta.intake.reader import read_reply
 
     read = read_reply(reply("```", "# FILE: a.txt", "<<<RESET>>>", "```"))
     assert read.withdrawn == 0

@@ -26,26 +26,26 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 NOT_FOR_A_PYTHON_TARGET_NODE = (
     # output and other commands
     "rich", "jinja2", "pyperclip", "libcst",
-    "kopipasta.session", "kopipasta.prompt", "kopipasta.inventory", "kopipasta.selection",
-    "kopipasta.clipboard", "kopipasta.feedback", "kopipasta.verify", "kopipasta.applystats",
+    "kopipasta.loop.session", "kopipasta.loop.prompt", "kopipasta.code.read.inventory", "kopipasta.loop.selection",
+    "kopipasta.loop.clipboard", "kopipasta.loop.feedback", "kopipasta.loop.verify", "kopipasta.loop.applystats",
     # other grammars' own packages (the pack's bindings are pinned exactly by `watched`)
     "tree_sitter_yaml", "tree_sitter_c_sharp", "tree_sitter_embedded_template",
     # features the reply does not use: text patches, data paths, insertions, merges, file blocks,
     # Vue/Svelte, statement imports of other languages, "did you mean" for missing files
-    "kopipasta.text", "kopipasta.textpatch_syntax", "kopipasta.data.", "kopipasta.datapath", "kopipasta.insert", "kopipasta.mergeplan",
-    "kopipasta.anchors", "kopipasta.reading", "kopipasta.embedded", "kopipasta.statement_imports",
-    "kopipasta.samename",
+    "kopipasta.text", "kopipasta.intake.textpatch_syntax", "kopipasta.data.", "kopipasta.data.json", "kopipasta.code.edit.insert", "kopipasta.code.edit.mergeplan",
+    "kopipasta.code.edit.anchors", "kopipasta.code.read.reading", "kopipasta.code.read.embedded", "kopipasta.code.imports.statement_imports",
+    "kopipasta.code.find.samename",
     # the data formats' parsers: imported when a YAML/TOML file is set or checked (data/wellformed.py)
     "yaml", "tomllib", "tomli",
     # a payload that is plainly its target: no merge, no members, no import merging (the payload
     # brings no imports); no staleness without a prompt record; no undo, which an apply only
     # records for (issue 9, start-up round 3)
-    "kopipasta.merge", "kopipasta.members", "kopipasta.fields", "kopipasta.import_merge", "kopipasta.staleness",
-    "kopipasta.undo",
+    "kopipasta.code.edit.merge", "kopipasta.code.read.members", "kopipasta.code.read.fields", "kopipasta.code.imports.import_merge", "kopipasta.code.read.staleness",
+    "kopipasta.disk.undo",
     # patterns matched below their root in Python: only queries with marked patterns (not Python's)
-    "kopipasta.query_shapes",
+    "kopipasta.syntax.query_shapes",
     # stdlib a small apply does not need: OpenSSL for hashing, zip readers for query files,
-    # textwrap for a payload at column 0 (kopipasta/dedent.py)
+    # textwrap for a payload at column 0 (kopipasta/startup/dedent.py)
     "_hashlib", "zipfile", "tempfile", "textwrap",
 )
 # Exactly these, not their submodules: the language pack's __init__ (which imports ctypes and the
@@ -57,9 +57,9 @@ NOT_FOR_A_PYTHON_TARGET_NODE_EXACTLY = ("tree_sitter_language_pack", "tree_sitte
 NOT_FOR_NODES = {
     f"kopipasta.{name}"
     for name in (
-        "engine", "operations", "intake", "model", "report", "splice", "document", "render", "indent",
-        "dedent", "imports", "resolve", "directives", "replace", "placement", "plan", "wholefile",
-        "journal", "applylog", "shape", "overloads", "hints", "disk.transaction", "disk.lock",
+        "engine", "code.edit.operations", "intake.reader", "model", "report", "code.edit.splice", "code.find.document", "code.layout.render", "code.layout.indent",
+        "startup.dedent", "code.imports.imports", "code.find.resolve", "intake.directives", "code.edit.replace", "code.find.placement", "intake.plan", "code.read.wholefile",
+        "disk.journal", "loop.applylog", "code.find.shape", "code.find.overloads", "code.read.hints", "disk.transaction", "disk.lock",
         "disk.manifest", "disk.digest",
     )
 }
@@ -165,7 +165,7 @@ def test_a_text_patch_reply_loads_the_text_patch_modules_it_runs(tmp_path: Path)
     )
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
     assert "kopipasta.text.files" in loaded
-    assert "kopipasta.textpatch_syntax" in loaded
+    assert "kopipasta.intake.textpatch_syntax" in loaded
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
 
 
@@ -177,8 +177,8 @@ def test_an_elided_payload_with_imports_loads_the_merge_it_runs(tmp_path: Path) 
         "    # ... existing code ...\n\n    def tax(self, amount):\n        return math.floor(amount * 0.2)\n```\n"
     )
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
-    assert {"kopipasta.merge", "kopipasta.members", "kopipasta.import_merge"} <= set(loaded)
-    assert "kopipasta.staleness" not in loaded
+    assert {"kopipasta.code.edit.merge", "kopipasta.code.read.members", "kopipasta.code.imports.import_merge"} <= set(loaded)
+    assert "kopipasta.code.read.staleness" not in loaded
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("import math\n", "import math\nimport decimal\n").replace(
         "math.ceil", "math.floor"
     )
@@ -193,7 +193,7 @@ def test_a_project_a_prompt_recorded_loads_the_staleness_check(tmp_path: Path) -
     )
     assert prompt.returncode == 0 and (tmp_path / ".kopipasta" / "prompted.json").is_file()
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
-    assert "kopipasta.staleness" in loaded
+    assert "kopipasta.code.read.staleness" in loaded
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
 
 
@@ -203,11 +203,11 @@ def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
     loaded = loaded_modules(tmp_path, "nodes", "cart.py", "empty.py")
     assert [m for m in loaded if m.startswith("rich")] == []
     # Listing code files needs neither the apply's model and report nor Vue/Svelte (json: the probe's own).
-    assert [m for m in loaded if m in ("kopipasta.model", "kopipasta.report", "kopipasta.embedded")] == []
+    assert [m for m in loaded if m in ("kopipasta.model", "kopipasta.report", "kopipasta.code.read.embedded")] == []
     # Nor anything else of the apply (issue 9, nodes round 2), nor the Python matcher for a
     # Python file's query (it has no marked patterns).
-    assert [m for m in loaded if m in NOT_FOR_NODES or m == "kopipasta.query_shapes"] == []
-    assert [m for m in unwanted(loaded) if m != "kopipasta.inventory"] == []
+    assert [m for m in loaded if m in NOT_FOR_NODES or m == "kopipasta.syntax.query_shapes"] == []
+    assert [m for m in unwanted(loaded) if m != "kopipasta.code.read.inventory"] == []
     listing = subprocess.run(
         [sys.executable, "-m", "kopipasta", "nodes", "cart.py", "empty.py"], cwd=tmp_path, capture_output=True, text=True
     )
@@ -225,9 +225,9 @@ def test_nodes_on_a_pipe_lists_plain_lines_without_rich(tmp_path: Path) -> None:
 def test_nodes_on_typescript_imports_the_python_matcher_and_no_more(tmp_path: Path) -> None:
     (tmp_path / "cart.ts").write_text("export class Cart {\n  total(): number { return 1; }\n}\n")
     loaded = loaded_modules(tmp_path, "nodes", "cart.ts")
-    assert "kopipasta.query_shapes" in loaded  # TypeScript's query has marked patterns
+    assert "kopipasta.syntax.query_shapes" in loaded  # TypeScript's query has marked patterns
     assert [m for m in loaded if m in NOT_FOR_NODES or m.startswith("rich")] == []
-    assert [m for m in unwanted(loaded) if m not in ("kopipasta.inventory", "kopipasta.query_shapes")] == []
+    assert [m for m in unwanted(loaded) if m not in ("kopipasta.code.read.inventory", "kopipasta.syntax.query_shapes")] == []
     assert [m for m in loaded if m.startswith("tree_sitter_language_pack.")] == ["tree_sitter_language_pack.bindings.typescript"]
 
 
@@ -250,7 +250,7 @@ def test_each_grammar_loads_from_the_pack_folder_looked_up_once() -> None:
 
     from tree_sitter_language_pack import get_language
 
-    from kopipasta import languages
+    from kopipasta.syntax import languages
 
     languages._bindings_folder.cache_clear()
     pack = importlib.util.find_spec("tree_sitter_language_pack")

@@ -15,7 +15,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from kopipasta import engine
-from kopipasta.line_counts import line_counts
+from kopipasta.startup.line_counts import line_counts
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

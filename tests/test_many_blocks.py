@@ -22,11 +22,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_definitions_named import REPO, SOURCES, _code, _label
 
-from kopipasta import document, render
-from kopipasta.imports import split_imports
-from kopipasta.indent import UNIT_SAMPLE_LINES, Unit, detect_unit, indent_steps
-from kopipasta.languages import LANGUAGES, LanguageSpec, language_for_path, nodes_of_types, parse
-from kopipasta.render import _is_docstring, multiline_nodes, parse_payload, payload_tree, value_rows
+from kopipasta.code.find import document
+from kopipasta.code.imports.imports import split_imports
+from kopipasta.code.layout import render
+from kopipasta.code.layout.indent import UNIT_SAMPLE_LINES, Unit, detect_unit, indent_steps
+from kopipasta.code.layout.render import (
+    _is_docstring,
+    multiline_nodes,
+    parse_payload,
+    payload_tree,
+    value_rows,
+)
+from kopipasta.syntax.languages import (
+    LANGUAGES,
+    LanguageSpec,
+    language_for_path,
+    nodes_of_types,
+    parse,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree

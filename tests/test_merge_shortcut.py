@@ -20,19 +20,19 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta import merge, operations
-from kopipasta.definitions import Definition
-from kopipasta.document import Document, in_memory, open_document
-from kopipasta.embedded import code_view
+from kopipasta.code.edit import merge, operations
+from kopipasta.code.find.definitions import Definition
+from kopipasta.code.find.document import Document, in_memory, open_document
+from kopipasta.code.find.resolve import parse_target, resolve_with_payload_in
+from kopipasta.code.read.embedded import code_view
+from kopipasta.code.read.parsed import only_its_target, read_target_payload
+from kopipasta.disk.workspace import load
 from kopipasta.engine import apply_reply
 from kopipasta.errors import PatchError
-from kopipasta.intake import read_reply
-from kopipasta.languages import has_syntax_error, language_for_path, parse
+from kopipasta.intake.plan import plan
+from kopipasta.intake.reader import read_reply
 from kopipasta.model import Operation
-from kopipasta.parsed import only_its_target, read_target_payload
-from kopipasta.plan import plan
-from kopipasta.resolve import parse_target, resolve_with_payload_in
-from kopipasta.workspace import load
+from kopipasta.syntax.languages import has_syntax_error, language_for_path, parse
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = TESTS.parent / "fixtures"

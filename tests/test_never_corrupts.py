@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta.definitions import list_definitions
+from kopipasta.code.find.definitions import list_definitions
 from kopipasta.engine import apply_reply
-from kopipasta.languages import has_syntax_error, language_for_path, parse
 from kopipasta.model import Status
+from kopipasta.syntax.languages import has_syntax_error, language_for_path, parse
 
 PYTHON_FILE = '''"""Orders."""
 

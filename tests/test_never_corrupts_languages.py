@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from test_never_corrupts import damage
 
-from kopipasta.embedded import code_view
+from kopipasta.code.read.embedded import code_view
 from kopipasta.engine import apply_reply
-from kopipasta.languages import language_for_path, parse
 from kopipasta.model import Status
+from kopipasta.syntax.languages import language_for_path, parse
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

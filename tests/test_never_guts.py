@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta.definitions import Definition, list_definitions
-from kopipasta.document import Document, in_memory
-from kopipasta.embedded import code_view
+from kopipasta.code.find.definitions import Definition, list_definitions
+from kopipasta.code.find.document import Document, in_memory
+from kopipasta.code.read.embedded import code_view
+from kopipasta.code.read.members import members
+from kopipasta.code.read.parsed import read_file
 from kopipasta.engine import apply_reply
-from kopipasta.languages import language_for_path, parse
-from kopipasta.members import members
 from kopipasta.model import Status
-from kopipasta.parsed import read_file
+from kopipasta.syntax.languages import language_for_path, parse
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEED = 20261126
@@ -172,7 +172,7 @@ def _run_cases(path: Path, cases: int, rng: random.Random, tmp_path: Path, tally
     if read is None:
         return
     lines, candidates, top_level = read
-    # Sending every definition of a file is the whole file (docs/ARCHITECTURE.md): not a fragment.
+    # Sending every definition of a file is the whole file (docs/decisions/code.md): not a fragment.
     most = min(3, len(candidates), top_level - 1)
     if most < 1:
         return

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from kopipasta.cli import main
+from kopipasta.code.read.inventory import file_definitions, root_relative
 from kopipasta.errors import TargetNotFound, UnsupportedFile
-from kopipasta.inventory import file_definitions, root_relative
-from kopipasta.languages import LANGUAGES
+from kopipasta.syntax.languages import LANGUAGES
 
 PYTHON = '''\
 import sys

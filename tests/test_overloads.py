@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from kopipasta.code.find.overloads import parameters
 from kopipasta.engine import apply_reply
 from kopipasta.model import Status
-from kopipasta.overloads import parameters
 
 CSHARP = """public class Clock
 {

@@ -24,8 +24,8 @@ import pytest
 from click.testing import CliRunner
 
 from kopipasta.cli import main
-from kopipasta.intake import parse_reply
-from kopipasta.prompt import fence_for, render_prompt
+from kopipasta.intake.reader import parse_reply
+from kopipasta.loop.prompt import fence_for, render_prompt
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 SAMPLE = SNAPSHOTS / "prompt_project"
@@ -253,7 +253,7 @@ def test_no_clipboard_prints_the_prompt_and_says_why_once(
 
 
 def test_clipboard_that_drops_the_text_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kopipasta.clipboard import copy_text
+    from kopipasta.loop.clipboard import copy_text
 
     monkeypatch.setattr(pyperclip, "copy", lambda text: None)
     monkeypatch.setattr(pyperclip, "paste", lambda: "")
@@ -262,7 +262,7 @@ def test_clipboard_that_drops_the_text_is_reported(monkeypatch: pytest.MonkeyPat
 
 
 def test_paste_text_raises_clipboard_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kopipasta.clipboard import ClipboardUnavailable, paste_text
+    from kopipasta.loop.clipboard import ClipboardUnavailable, paste_text
 
     def no_clipboard() -> str:
         raise pyperclip.PyperclipException("nothing")
@@ -314,7 +314,7 @@ def python_file(functions: int, lines: int) -> str:
 
 
 def test_the_reply_format_stays_under_500_tokens(tmp_path: Path, project: Path) -> None:
-    from kopipasta.prompt import PROTOCOL_TOKEN_LIMIT, estimate_tokens, protocol_part
+    from kopipasta.loop.prompt import PROTOCOL_TOKEN_LIMIT, estimate_tokens, protocol_part
 
     sample = protocol_part(render_prompt(SAMPLE_FILES, task=SAMPLE_TASK, root=project))
     assert sample.startswith("# Reply format") and "```json" in sample

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta import staleness
-from kopipasta.prompt_record import RECORD, STATE_DIR, recorded
+from kopipasta.code.read import staleness
+from kopipasta.disk.prompt_record import RECORD, STATE_DIR, recorded
 
 
 def _nothing(root: Path) -> None:

@@ -14,11 +14,11 @@ import jinja2
 import pytest
 from cli_process import kopipasta
 
-from kopipasta import prompt_template
+from kopipasta.loop import prompt_template
 
 SAMPLE = Path(__file__).resolve().parent / "snapshots" / "prompt_project"
 SAMPLE_FILES = ["app/cart.py", "src/CartView.tsx", "package.json"]
-COMPILED = Path(prompt_template.__file__).resolve().parent.parent / "prompts" / prompt_template.COMPILED_FOLDER
+COMPILED = Path(prompt_template.__file__).resolve().parents[2] / "prompts" / prompt_template.COMPILED_FOLDER
 
 
 def _generated_by() -> str:
@@ -30,7 +30,7 @@ def test_the_shipped_module_is_the_one_for_the_template_as_it_stands(tmp_path: P
         pytest.skip(f"the shipped module was written by {_generated_by()}; this jinja2 compiles the text instead")
     fresh = prompt_template.write_precompiled(tmp_path / "compiled")
     shipped = COMPILED / fresh.name
-    assert shipped.is_file(), "prompts/prompt.j2 changed: run `python -m kopipasta.prompt_template`"
+    assert shipped.is_file(), "prompts/prompt.j2 changed: run `python -m kopipasta.loop.prompt_template`"
     assert shipped.read_text(encoding="utf-8") == fresh.read_text(encoding="utf-8")
     assert sorted(p.name for p in COMPILED.glob("tmpl_*.py")) == [fresh.name]
 

@@ -21,14 +21,14 @@ from pathlib import Path
 import pytest
 from test_definitions_named import _code
 
-from kopipasta import languages, query_shapes
-from kopipasta.definitions import (
+from kopipasta.code.find.definitions import (
     definitions_ending_in,
     definitions_named,
     list_definitions,
     overload_names,
 )
-from kopipasta.languages import LanguageSpec, language_for_path, parse
+from kopipasta.syntax import languages, query_shapes
+from kopipasta.syntax.languages import LanguageSpec, language_for_path, parse
 
 REPO = Path(__file__).resolve().parent.parent
 BASELINE = Path(__file__).resolve().parent / "query_baseline"
@@ -212,7 +212,7 @@ def _plain_marked(pattern: str) -> bool:
 
 
 def _every_query_text() -> list[str]:
-    texts = [languages._query_text(p.name) for p in sorted((REPO / "kopipasta" / "queries").glob("*.scm"))]
+    texts = [languages._query_text(p.name) for p in sorted((REPO / "kopipasta" / "syntax" / "queries").glob("*.scm"))]
     return texts + TRICKY_QUERIES
 
 

@@ -1,4 +1,4 @@
-"""How a file block for an existing file is read (docs/ARCHITECTURE.md, "File blocks").
+"""How a file block for an existing file is read (docs/decisions/code.md, "File blocks").
 
 Whole file, fragment or elided for code; whole or refused for files kopipasta
 cannot merge. Each case is a payload a model really sends.
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta.document import in_memory
-from kopipasta.languages import PYTHON, TYPESCRIPT
-from kopipasta.reading import ELIDED, FRAGMENT, WHOLE, opaque_whole, read_code_block
-from kopipasta.samename import same_name
+from kopipasta.code.find.document import in_memory
+from kopipasta.code.find.samename import same_name
+from kopipasta.code.read.reading import ELIDED, FRAGMENT, WHOLE, opaque_whole, read_code_block
+from kopipasta.syntax.languages import PYTHON, TYPESCRIPT
 
 TOKENS = '''"""Tokens."""
 

@@ -17,12 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta.definitions import Definition, list_definitions
-from kopipasta.document import Document, in_memory
-from kopipasta.embedded import code_view
-from kopipasta.errors import PatchError
-from kopipasta.languages import LanguageSpec, language_for_path, parse
-from kopipasta.resolve import (
+from kopipasta.code.find.definitions import Definition, list_definitions
+from kopipasta.code.find.document import Document, in_memory
+from kopipasta.code.find.resolve import (
     Target,
     parse_target,
     resolve,
@@ -30,6 +27,9 @@ from kopipasta.resolve import (
     resolve_with_payload,
     resolve_with_payload_in,
 )
+from kopipasta.code.read.embedded import code_view
+from kopipasta.errors import PatchError
+from kopipasta.syntax.languages import LanguageSpec, language_for_path, parse
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -132,7 +132,7 @@ def test_the_fixtures_hold_code_in_many_languages() -> None:
 
 def test_a_dotted_namespace_is_found_by_its_last_part() -> None:
     """`namespace A.B` is one definition named `A.B`; a bare `B` that also names `X.B` is ambiguous."""
-    from kopipasta.languages import TYPESCRIPT
+    from kopipasta.syntax.languages import TYPESCRIPT
 
     data = b"namespace A.B {\n  export const x = 1;\n}\nclass X {\n  B() {}\n}\nconst y = A.B.x;\n"
     tree = parse(TYPESCRIPT, data)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta import shortrun
 from kopipasta.engine import apply_reply
 from kopipasta.model import Status
+from kopipasta.startup import shortrun
 
 REPLY = """```python
 # FILE: app.py

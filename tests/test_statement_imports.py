@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from kopipasta.import_merge import merge_imports
-from kopipasta.imports import split_imports
-from kopipasta.languages import CSHARP, GO, JAVA, KOTLIN, RUST, SCALA, SWIFT, LanguageSpec, parse
+from kopipasta.code.imports.import_merge import merge_imports
+from kopipasta.code.imports.imports import split_imports
+from kopipasta.syntax.languages import (
+    CSHARP,
+    GO,
+    JAVA,
+    KOTLIN,
+    RUST,
+    SCALA,
+    SWIFT,
+    LanguageSpec,
+    parse,
+)
 
 
 def merge(spec: LanguageSpec, source: str, *imports: str, newline: str = "\n") -> str:

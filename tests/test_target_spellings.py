@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from kopipasta.code.find.resolve import Target, parse_target, resolve_with_payload
 from kopipasta.errors import AmbiguousTarget, PayloadError
-from kopipasta.resolve import Target, parse_target, resolve_with_payload
 
 SPELLINGS = [
     ("method Cart.total", Target("method", ("Cart", "total"), None)),
@@ -55,8 +55,8 @@ OVERLOADED = b"""class OrderService {
 
 
 def _overloaded():
-    from kopipasta.definitions import list_definitions
-    from kopipasta.languages import language_for_path, parse
+    from kopipasta.code.find.definitions import list_definitions
+    from kopipasta.syntax.languages import language_for_path, parse
 
     spec = language_for_path("OrderService.java")
     assert spec is not None

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta import intake, textpatch_markers
 from kopipasta.errors import PatchError
-from kopipasta.intake import read_reply
+from kopipasta.intake import reader as intake
+from kopipasta.intake import textpatch_markers
+from kopipasta.intake.reader import read_reply
+from kopipasta.intake.textpatch_markers import may_be_text_patch
+from kopipasta.intake.textpatch_syntax import read_text_patch
 from kopipasta.model import Block
-from kopipasta.textpatch_markers import may_be_text_patch
-from kopipasta.textpatch_syntax import read_text_patch
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 REPLIES = sorted(FIXTURES.glob("*/reply.md"))

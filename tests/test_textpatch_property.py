@@ -28,7 +28,7 @@ from kopipasta.model import Status
 
 REPO = Path(__file__).resolve().parent.parent
 SUFFIXES = (".py", ".ts", ".tsx", ".js", ".md", ".css", ".json", ".yaml")
-OWN_MODULES = ("kopipasta/text/apply.py", "kopipasta/journal.py", "kopipasta/intake.py")
+OWN_MODULES = ("kopipasta/text/apply.py", "kopipasta/disk/journal.py", "kopipasta/intake/reader.py")
 SEEDS_PER_FILE = 1
 FORMS = ("diff", "search/replace", "envelope")
 NOISES = ("plain", "indentation", "crlf", "duplicate")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from cli_process import kopipasta
 
-from kopipasta import journal
+from kopipasta.disk import journal
+from kopipasta.disk.undo import undo_newest
 from kopipasta.engine import apply_reply
-from kopipasta.undo import undo_newest
 
 # CRLF, a BOM and no final newline: undo must give back exactly these bytes.
 ORIGINAL = b"\xef\xbb\xbfdef greet():\r\n    return 'hi'\r\n\r\n\r\ndef other():\r\n    return 0"

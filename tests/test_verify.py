@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cli_process import kopipasta
 
-from kopipasta import journal
+from kopipasta.disk import journal
 
 ORIGINAL = b"def area(w, h):\n    return w * h\n"
 

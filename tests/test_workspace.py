@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from kopipasta.disk.workspace import confine, normalise
 from kopipasta.engine import apply_reply
 from kopipasta.errors import ConfinementError
 from kopipasta.model import Status
-from kopipasta.workspace import confine, normalise
 
 REPLY = "```python\n# FILE: bin/run.py\n# TARGET_NODE: function main\ndef main():\n    return 2\n```\n"
 
@@ -66,7 +66,7 @@ def test_a_new_file_gets_the_umask_permissions(tmp_path: Path) -> None:
         ("src/../../outside.py", "it leaves the project root"),
         (".git/hooks/pre-commit", "files under .git/ and .kopipasta/ are not patched"),
         ("sub/.git/config", "files under .git/ and .kopipasta/ are not patched"),
-        (".kopipasta/journal/x", "files under .git/ and .kopipasta/ are not patched"),
+        (".kopipasta/disk/journal/x", "files under .git/ and .kopipasta/ are not patched"),
         (".", "it names the project root itself"),
     ],
 )
@@ -83,7 +83,7 @@ def test_windows_separators_and_dot_segments_are_normalised() -> None:
 def test_a_failure_during_the_write_leaves_the_old_file_and_no_temporary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kopipasta import workspace
+    from kopipasta.disk import workspace
 
     target = tmp_path / "data.txt"
     target.write_bytes(b"old\n")

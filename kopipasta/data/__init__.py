@@ -1,7 +1,7 @@
 """TARGET_PATH in data files (PROTOCOL.md §5), one module per format behind one interface.
 
 `format_of(path)` names the format of a file (or None), `set_value` sets one value, and
-`top_keys` lists what `kopipasta nodes` shows. JSON lives in `kopipasta.datapath` (its keys
+`top_keys` lists what `kopipasta nodes` shows. JSON lives in `json.py` (its keys
 for `nodes` in `json_keys.py`); YAML in `yaml.py` (+ `yaml_tree.py`, `yaml_style.py`), TOML
 in `toml.py` (+ `toml_tree.py`, `toml_payload.py`). Each finds the value's byte span with Tree-sitter,
 writes the new value in the file's own style, and checks the result by parsing it again:
@@ -38,7 +38,7 @@ def set_value(source: str, path: str, payload: str, *, file: str) -> str:
         from kopipasta.data import toml
 
         return toml.set_toml_value(source, path, payload, file=file)
-    from kopipasta import datapath
+    from kopipasta.data import json as datapath
 
     return datapath.set_json_value(source, path, payload, file=file,
                                    allow_comments=datapath.allows_comments(file))
@@ -55,7 +55,7 @@ def top_keys(data: bytes, file: str) -> list[TopKey]:
         from kopipasta.data import toml
 
         return toml.top_keys(data)
-    from kopipasta import datapath
+    from kopipasta.data import json as datapath
     from kopipasta.data import json_keys
 
     return json_keys.top_keys(data, allow_comments=datapath.allows_comments(file))

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kopipasta.datapath import Key, key_list, parse_path, render_path
+from kopipasta.data.json import Key, key_list, parse_path, render_path
 
 __all__ = ["Key", "TopKey", "key_list", "parse_path", "render_path", "same_data", "newline_of",
            "line_column", "KIND_WORDS", "kind_of", "out_of_range", "plain_key_ok"]

@@ -6,7 +6,7 @@ and trailing commas lists its keys, and a key listed is a path that resolves.
 
 from __future__ import annotations
 
-from kopipasta import datapath
+from kopipasta.data import json as datapath
 from kopipasta.data.common import TopKey, plain_key_ok, render_path
 from kopipasta.errors import PatchError
 

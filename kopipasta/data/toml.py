@@ -45,6 +45,7 @@ from kopipasta.data.common import (
     render_path,
     same_data,
 )
+from kopipasta.data.json import value_at, with_value
 from kopipasta.data.toml_payload import (
     Payload,
     as_one_value,
@@ -70,7 +71,6 @@ from kopipasta.data.toml_tree import (
     toml_parser,
     value_node_of,
 )
-from kopipasta.datapath import value_at, with_value
 from kopipasta.errors import SyntaxCheckError, TargetNotFound
 
 if sys.version_info >= (3, 11):

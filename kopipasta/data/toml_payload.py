@@ -12,13 +12,13 @@ from typing import Any
 from tree_sitter import Node
 
 from kopipasta.data.common import Key, dedent
+from kopipasta.data.json import value_at
 from kopipasta.data.toml_tree import (
     key_node_of,
     key_parts,
     toml_parser,
     value_node_of,
 )
-from kopipasta.datapath import value_at
 from kopipasta.errors import PayloadError
 
 if sys.version_info >= (3, 11):

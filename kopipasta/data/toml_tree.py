@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node, Parser
 
 from kopipasta.data.common import Key
-from kopipasta.languages import grammar_parser
+from kopipasta.syntax.languages import grammar_parser
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -232,7 +232,7 @@ def _set(source: str, path: str, payload_text: str, file: str) -> str:
 
 
 def _first_error(root: Node) -> Node | None:
-    from kopipasta.languages import first_error
+    from kopipasta.syntax.languages import first_error
 
     return first_error(root)
 

@@ -9,7 +9,7 @@ import yaml
 from tree_sitter import Node, Parser
 
 from kopipasta.data.common import Key
-from kopipasta.languages import grammar_parser
+from kopipasta.syntax.languages import grammar_parser
 
 WRAPPERS = ("block_node", "flow_node")
 DECORATIONS = ("anchor", "tag")

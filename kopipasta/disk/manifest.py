@@ -17,9 +17,9 @@ from typing import Any
 
 from kopipasta.disk import beneath
 from kopipasta.disk.digest import sha256_hex
+from kopipasta.disk.workspace import normalise, resolve_real
 from kopipasta.errors import PatchError
-from kopipasta.lazy_pattern import lazy_compile
-from kopipasta.workspace import normalise, resolve_real
+from kopipasta.startup.lazy_pattern import lazy_compile
 
 MANIFEST = "manifest.json"
 VERSION = 2

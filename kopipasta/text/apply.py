@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from kopipasta.code.layout.indent import Unit, detect_unit
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
-from kopipasta.indent import Unit, detect_unit
+from kopipasta.intake.textpatch_syntax import DIFF, ENVELOPE, Hunk
 from kopipasta.text.matcher import (
     INDENT,
     NO_SHIFT,
@@ -26,7 +27,6 @@ from kopipasta.text.matcher import (
     find,
     leading,
 )
-from kopipasta.textpatch_syntax import DIFF, ENVELOPE, Hunk
 
 UNCHANGED = "unchanged"
 

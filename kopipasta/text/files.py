@@ -13,14 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta.check import check_syntax
+from kopipasta.code.find.document import Document
 from kopipasta.data import format_of
-from kopipasta.document import Document
+from kopipasta.disk.workspace import Source, normalise
 from kopipasta.errors import PatchError, PayloadError, SyntaxCheckError, TargetNotFound
-from kopipasta.languages import language_for_path, parse
+from kopipasta.intake.textpatch_syntax import FilePatch, TextPatch
+from kopipasta.syntax.check import check_syntax
+from kopipasta.syntax.languages import language_for_path, parse
 from kopipasta.text.apply import UNCHANGED, apply_hunks, created_text, tiers_note
-from kopipasta.textpatch_syntax import FilePatch, TextPatch
-from kopipasta.workspace import Source, normalise
 
 if TYPE_CHECKING:
     from tree_sitter import Tree

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from kopipasta.indent import Unit
+from kopipasta.code.layout.indent import Unit
 
 EXACT = "exact"
 TRAILING = "trailing whitespace"

@@ -1,0 +1,245 @@
+"""Stale targets: the user edited a definition after the model saw it.
+
+`prompt` (and `session`, which renders prompts) remembers, per file it put in
+a prompt, the file's sha256 and each definition's span sha256, in
+`.kopipasta/prompted.json`. At apply time a block whose target definition
+changed since (or a whole-file block for a file that changed) would drop the
+user's edit: it fails, unless `--force`. Edits elsewhere in the file do not
+matter, and without a record for the file nothing is checked.
+
+What the model knows grows with each apply: the versions our own applies
+write are added to the known hashes (`after_write`), so a second reply on a
+definition the first one changed, or a re-apply after `undo`, is not stale.
+A definition the user changed and no apply touched stays unknown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kopipasta.code.find.definitions import Definition
+from kopipasta.disk import beneath
+from kopipasta.disk.digest import sha256_hex
+from kopipasta.disk.prompt_record import RECORD, STATE_DIR
+from kopipasta.disk.workspace import Source
+from kopipasta.errors import PatchError
+from kopipasta.model import Operation, Patch
+
+if TYPE_CHECKING:
+    from kopipasta.code.find.document import Document
+
+_KEPT_FILES = 500  # the record never grows without bound
+_KEPT_VERSIONS = 20  # known hashes per file and per definition
+
+
+class StaleTarget(PatchError):
+    """The target changed since the prompt showed it to the model."""
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A file that differs from what the prompt showed, and which of its definitions do."""
+
+    definitions: tuple[Definition, ...]  # the file's definitions as on disk now
+    names: tuple[str, ...]  # target_names of `definitions`
+    spans: dict[str, tuple[int, int]]  # name → (line, end_line) now, for each changed definition
+
+
+def _digest(data: bytes) -> str:
+    return sha256_hex(data)
+
+
+def _spans(data: bytes, definitions: Sequence[Definition]) -> dict[str, tuple[int, int, str]]:
+    """Each definition's target name → (line, end line, sha256 of its span with its wrapper)."""
+    from kopipasta.code.read.inventory import target_names
+
+    names = target_names(definitions)
+    return {
+        name: (d.line, d.end_line, _digest(data[d.outer_start : d.end]))
+        for d, name in zip(definitions, names, strict=True)
+    }
+
+
+def _definitions(source: Source, documents: Sequence[Document] = ()) -> tuple[Definition, ...]:
+    """The file's definitions, from the apply's own analysis of these very bytes when it has one."""
+    from kopipasta.code.read.inventory import definitions_of
+
+    try:
+        for document in documents:
+            if _same_analysis(document, source):
+                return tuple(document.definitions)
+        return tuple(definitions_of(source))
+    except PatchError:
+        return ()
+
+
+def _same_analysis(document: Document, source: Source) -> bool:
+    """Whether `document.definitions` is what `definitions_of(source)` lists: a code file (not a
+    component's script, not data), the same bytes, and a tree a fresh parse gives. The tree of a
+    syntax check is an incremental reparse: trusted only without an ERROR node, where recovery
+    may differ from a fresh parse (as text patches do)."""
+    spec = document.spec
+    return (
+        spec is not None
+        and spec.embedding is None
+        and document.source.path == source.path
+        and len(document.data) == len(source.data)
+        and document.data == source.data
+        and not document.tree.root_node.has_error
+    )
+
+
+def _known(value: Any) -> list[str]:
+    """The known hashes of a record field (a list; one string in hand-made records)."""
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _shown(record: dict[str, Any]) -> dict[str, Any]:
+    shown = record.get("definitions")
+    return shown if isinstance(shown, dict) else {}
+
+
+def _add(known: list[str], digest: str) -> list[str]:
+    return ([k for k in known if k != digest] + [digest])[-_KEPT_VERSIONS:]
+
+
+def remember(root: Path, inventories: Iterable[tuple[Source, Sequence[Definition] | None]]) -> None:
+    """Record what a prompt showed; never fails the prompt (a read-only project keeps no record)."""
+    try:
+        records = _read(root)
+        for source, definitions in inventories:
+            records.pop(source.path, None)  # re-inserted last: the newest records are kept
+            spans = _spans(source.data, definitions) if definitions else {}
+            records[source.path] = {
+                "sha256": [_digest(source.data)],
+                "definitions": {name: [digest] for name, (_, _, digest) in spans.items()},
+            }
+        _write(root, dict(list(records.items())[-_KEPT_FILES:]))
+    except Exception:  # noqa: BLE001 — a record that cannot be kept only turns the check off
+        pass
+
+
+def changed_since_prompt(root: Path, source: Source, document: Document | None = None) -> Changed | None:
+    """None when no prompt recorded the file, or it is as the prompt (or one of our applies) left it.
+
+    `document`: the apply's document of `source`, whose definitions are then not listed again.
+    """
+    if not source.exists:
+        return None
+    record = _read(root).get(source.path)
+    if not isinstance(record, dict) or _digest(source.data) in _known(record.get("sha256")):
+        return None
+    from kopipasta.code.read.inventory import target_names
+
+    definitions = _definitions(source, (document,) if document is not None else ())
+    names = tuple(target_names(definitions))
+    shown = _shown(record)
+    spans = {
+        name: (line, end_line)
+        for name, (line, end_line, digest) in _spans(source.data, definitions).items()
+        if name in shown and digest not in _known(shown[name])
+    }
+    return Changed(definitions, names, spans)
+
+
+def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]], documents: Sequence[Document] = ()) -> None:
+    """The versions an apply wrote become known: (path, bytes before, bytes written).
+
+    A definition that was unknown before the apply (the user's edit) and that
+    the apply left as it was stays unknown. `documents` are the apply's analyses
+    (the files as read and as written): a version one of them holds is not parsed
+    and listed again.
+    """
+    from kopipasta.disk.workspace import source_from_bytes
+
+    try:
+        records = _read(root)
+        touched = False
+        for path, raw_before, raw_after in written:
+            record = records.get(path)
+            if not isinstance(record, dict):
+                continue
+            before, new = source_from_bytes(path, raw_before), source_from_bytes(path, raw_after)
+            shown = _shown(record)
+            old_spans = _spans(before.data, _definitions(before, documents))
+            users_edit_kept = False
+            for name, (_, _, digest) in _spans(new.data, _definitions(new, documents)).items():
+                previous = old_spans.get(name)
+                user_edit = previous is not None and name in shown and previous[2] not in _known(shown[name])
+                if user_edit and previous is not None and previous[2] == digest:
+                    users_edit_kept = True
+                    continue
+                shown[name] = _add(_known(shown.get(name)), digest)
+            record["definitions"] = shown
+            if not users_edit_kept:  # else the file as a whole is not what the model knows
+                record["sha256"] = _add(_known(record.get("sha256")), _digest(new.data))
+            touched = True
+        if touched:
+            _write(root, records)
+    except Exception:  # noqa: BLE001 — as in `remember`
+        pass
+
+
+def check(patch: Patch, changed: Changed | None) -> None:
+    """Fail a block that would overwrite what the user changed since the prompt."""
+    if changed is None:
+        return
+    if patch.operation is Operation.WHOLE_FILE:
+        raise StaleTarget(
+            f"{patch.file} changed since the prompt: the whole-file block would drop your edit",
+            "re-prompt with the current file, or `--force`",
+        )
+    if patch.operation not in (Operation.REPLACE_NODE, Operation.DELETE_NODE) or not changed.spans:
+        return
+    from kopipasta.code.find.resolve import parse_target, resolve
+
+    assert patch.target is not None
+    try:
+        definition = resolve(parse_target(patch.target, patch.file), list(changed.definitions), patch.file)
+    except PatchError:
+        return  # not found or ambiguous: the operation itself says so
+    name = changed.names[changed.definitions.index(definition)]
+    if name in changed.spans:
+        line, end_line = changed.spans[name]
+        raise StaleTarget(
+            f"`{name}` changed since the prompt (lines {line}–{end_line}): applying would drop your edit",
+            "re-prompt, or `--force`",
+        )
+
+
+def _read(root: Path) -> dict[str, Any]:
+    with beneath.root_descriptor(root) as root_fd:
+        try:
+            found = beneath.read_file(root_fd, f"{STATE_DIR}/{RECORD}")
+        except (OSError, PatchError):
+            return {}
+    if found is None:
+        return {}
+    try:
+        data = json.loads(found[0].decode("utf-8"))
+    except ValueError:
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    return dict(files) if isinstance(files, dict) else {}
+
+
+def _write(root: Path, records: dict[str, Any]) -> None:
+    from kopipasta.disk.journal import ensure_state_dir_fd
+
+    payload = json.dumps({"version": 1, "files": records}).encode()
+    with beneath.root_descriptor(root) as root_fd:
+        state_fd = ensure_state_dir_fd(root_fd)
+        try:
+            temporary = f".{RECORD}.{os.getpid()}.tmp"
+            beneath.unlink_quietly(state_fd, temporary)
+            beneath.write_temporary(state_fd, temporary, payload, 0o644)
+            os.rename(temporary, RECORD, src_dir_fd=state_fd, dst_dir_fd=state_fd)
+        finally:
+            os.close(state_fd)

@@ -1,0 +1,619 @@
+"""Text patches as a reply writes them (PROTOCOL.md §8): the syntax, not the matching.
+
+Three forms, read into one shape (files, each with hunks of ` `/`-`/`+` lines):
+
+- a **unified diff**, with `diff --git` and/or `---`/`+++` headers, or bare `@@`
+  hunks under a FILE header; `/dev/null` on one side creates or deletes;
+- **search/replace** sections, `<<<<<<< SEARCH` … `=======` … `>>>>>>> REPLACE`
+  (three or more marker characters, the words optional), one or more per block,
+  each file named as §2 names it or on a path line just before its marker;
+- the **patch envelope**, `*** Begin Patch` … `*** End Patch`.
+
+A block whose payload is exactly `<<<DELETE>>>` deletes its file. A payload that
+carries the markers of one of these forms but does not read as it fails here,
+saying what it saw: it must never reach a file as its content (the rule of
+issue 6). Text outside fences is read by `unfenced_blocks`. Where the hunks land
+is `kopipasta.text`'s business.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from kopipasta.errors import PayloadError
+from kopipasta.intake.attribution import file_name as _file_name
+from kopipasta.intake.directives import Directive, classify
+from kopipasta.model import FILE_KEY, TARGET_KEYS, Block
+from kopipasta.startup.lazy_pattern import lazy_compile
+
+DIFF = "diff"
+SEARCH_REPLACE = "search/replace"
+ENVELOPE = "envelope"
+DELETE_MARKER = "<<<DELETE>>>"
+
+# Besides the protocol's markers: aider's older ORIGINAL/UPDATED words, and Cline's
+# `------- SEARCH` / `+++++++ REPLACE` (where the words are required: a bare run of
+# dashes is a markdown rule).
+_SR_OPEN = lazy_compile(r"^[ \t]*(?:<{3,}[ \t]*(?:SEARCH|ORIGINAL)?|-{3,}[ \t]*SEARCH)[ \t]*:?[ \t]*$", re.IGNORECASE)
+_SR_DIVIDER = lazy_compile(r"^[ \t]*={3,}[ \t]*$")
+_SR_CLOSE = lazy_compile(r"^[ \t]*(?:>{3,}[ \t]*(?:REPLACE|UPDATED)?|\+{3,}[ \t]*REPLACE)[ \t]*:?[ \t]*$", re.IGNORECASE)
+_SR_CLOSE_WORD = lazy_compile(r"^[ \t]*(?:>{3,}|\+{3,})[ \t]*(?:REPLACE|UPDATED)[ \t]*:?[ \t]*$", re.IGNORECASE)
+# git's merge-conflict markers: never a file's content, and no patch either.
+_CONFLICT_OPEN = lazy_compile(r"^<{7} \S")
+_CONFLICT_CLOSE = lazy_compile(r"^>{7} \S")
+_HUNK_HEADER = lazy_compile(r"^@@(?:[ \t]*-(?P<old>\d+)(?:,(?P<count>\d+))?[ \t]+\+\d+(?:,(?P<new_count>\d+))?[ \t]*@@)?(?P<rest>.*)$")
+_NUMBERED_HUNK = lazy_compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+_GIT_HEADER = lazy_compile(r"^diff --git (?P<a>\S+) (?P<b>\S+)\s*$")
+# Lines git writes between `diff --git` and `---`: they say nothing we need, bar renames.
+_GIT_META = lazy_compile(
+    r"^(?:index |new file mode |deleted file mode |old mode |new mode |similarity index |"
+    r"dissimilarity index |rename from |rename to |Index: |={10,}$)"
+)
+_ENVELOPE_FILE = lazy_compile(r"^\*\*\* (?P<op>Update|Add|Delete) File:[ \t]*(?P<path>.+?)[ \t]*$")
+_ENVELOPE_MOVE = lazy_compile(r"^\*\*\* Move to:[ \t]*(?P<path>.+?)[ \t]*$")
+_HEADER_TAIL = lazy_compile(r"\s+(?:\d{4}-\d\d-\d\d[ T].*|\((?:original|modified|old|new|before|after)\))$", re.IGNORECASE)
+_FENCE = lazy_compile(r"^[ \t]*(`{3,}|~{3,})")
+_COMMENT_WRAPPER = lazy_compile(r"^(?://+|--+|;+|/\*|<!--)\s*|\s*(?:\*/|-->)$")
+_DOC_FILES = (".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc")
+_DIFF_FILES = (".diff", ".patch")
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One change: its lines as (" " | "-" | "+", text), in order."""
+
+    lines: tuple[tuple[str, str], ...]
+    number: int  # 1-based among the hunks of its file, for messages
+    old_start: int | None = None  # a diff's `@@ -N`: where the old text starts
+    anchors: tuple[str, ...] = ()  # an envelope's `@@ class X` lines, outermost first
+    at_end: bool = False  # envelope `*** End of File`: the old text ends the file
+    padded: int = 0  # blank context lines put back from the header's counts (see _diff_hunks)
+
+    @property
+    def old(self) -> list[str]:
+        return [text for op, text in self.lines if op != "+"]
+
+    @property
+    def new(self) -> list[str]:
+        return [text for op, text in self.lines if op != "-"]
+
+
+@dataclass(frozen=True)
+class FilePatch:
+    """What a text patch does to one file."""
+
+    path: str
+    action: str  # "update", "create" or "delete"
+    hunks: tuple[Hunk, ...] = ()
+    move_to: str | None = None  # a rename: the hunks apply, then the file moves here
+    final_newline: bool = True  # for "create": `\ No newline at end of file` says no
+
+
+@dataclass(frozen=True)
+class TextPatch:
+    """A block read as a text patch: its form and each file it changes."""
+
+    form: str  # DIFF, SEARCH_REPLACE, ENVELOPE or DELETE_MARKER
+    files: tuple[FilePatch, ...]
+
+
+class _Malformed(Exception):
+    """A text patch that does not read as its form; the caller adds where it is. `file` is the
+    file its headers name where it fails, when the block names none itself."""
+
+    def __init__(self, message: str, file: str | None = None) -> None:
+        super().__init__(message)
+        self.file = file
+
+
+# --- detection ---------------------------------------------------------------------------
+
+
+def _marker_lines(block: Block) -> list[str]:
+    """The payload lines that may hold markers: in a documentation file, not those of nested fences."""
+    lines = block.payload.split("\n")
+    if not (block.file or "").lower().endswith(_DOC_FILES):
+        return lines
+    kept: list[str] = []
+    fence: str | None = None
+    for line in lines:
+        m = _FENCE.match(line)
+        if m:
+            if fence is None and line.strip() != m[1]:
+                fence = m[1][0]
+                continue
+            if fence is not None and m[1][0] == fence and not line.strip().strip(fence):
+                fence = None
+                continue
+        if fence is None:
+            kept.append(line)
+    return kept
+
+
+def _first_form(lines: list[str], info: str) -> str | None:
+    """Which form's markers the lines carry first, if any."""
+    for i, line in enumerate(lines):
+        if line.strip() == "*** Begin Patch":
+            return ENVELOPE
+        # The plain tests first: each says what its pattern needs, so a payload of plain code
+        # never compiles the patterns (issue 9) and each line costs a few substring tests.
+        if ("<<<" in line or "---" in line) and _SR_OPEN.match(line):
+            return SEARCH_REPLACE
+        if (">>>" in line or "+++" in line) and _SR_CLOSE_WORD.match(line):
+            return SEARCH_REPLACE
+        if line.startswith(("diff --git ", "@@ -")) and (_GIT_HEADER.match(line) or _NUMBERED_HUNK.match(line)):
+            return DIFF
+        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            return DIFF
+    code = [line for line in lines if line.strip()]
+    if code and code[0].startswith("@@") and _HUNK_HEADER.match(code[0]):
+        return DIFF
+    if info.lower() in ("diff", "patch") and code and all(line[:1] in " +-" for line in code):
+        return DIFF  # a diff fence of bare +/- lines: one hunk with no header
+    return None
+
+
+def read_text_patch(block: Block) -> TextPatch | None:
+    """The block's text patch, or None when its payload carries no text-patch markers.
+
+    Raises PayloadError when the payload carries markers but does not read as a
+    patch: such a payload is never a file's content.
+    """
+    file = block.file
+    if block.payload.strip() == DELETE_MARKER:
+        if not file:
+            raise PayloadError(f"Block {block.index} (line {block.line}) is {DELETE_MARKER} but names no file", "add `FILE: path` above the marker")
+        return TextPatch(DELETE_MARKER, (FilePatch(file, "delete"),))
+    targeted = any(key in TARGET_KEYS for key, _ in block.directives)
+    if block.malformed is not None and (file or targeted or block.malformed[1] == FILE_KEY):
+        return None  # its misspelt header line fails it first (plan.py), whatever the payload
+    if file and file.lower().endswith(_DIFF_FILES) and not targeted:
+        return None  # a whole .diff/.patch file is written as it stands
+    lines = block.payload.split("\n")
+    marker_lines = _marker_lines(block)
+    form = _first_form(marker_lines, block.info)
+    where = f"Block {block.index} (line {block.line})" + (f" for {file}" if file else "")
+    if form is None:
+        if any(line.startswith("<<<<<<<") and _CONFLICT_OPEN.match(line) for line in marker_lines) and any(
+            line.startswith(">>>>>>>") and _CONFLICT_CLOSE.match(line) for line in marker_lines
+        ):
+            raise PayloadError(
+                f"{where} holds merge-conflict markers (<<<<<<< … >>>>>>>): it is neither code nor a patch",
+                "nothing was written; resolve the conflict, or send a search/replace block",
+            )
+        return None
+    try:
+        if form == ENVELOPE:
+            files = _parse_envelope(lines)
+        elif form == SEARCH_REPLACE:
+            files = _parse_search_replace(lines, file)
+        else:
+            code = [k for k, line in enumerate(lines) if line.strip()]
+            first = lines[code[0]] if code else ""
+            if first[:1] in " +-" and not (
+                first.startswith("--- ") and code[0] + 1 < len(lines) and lines[code[0] + 1].startswith("+++ ")
+            ):
+                lines = ["@@", *lines]  # a diff fence of bare +/- lines: one hunk without a header
+            files = _parse_diff(lines, file)
+    except _Malformed as error:
+        if file is None and error.file is not None:
+            where += f" for {error.file}"  # the file its own headers name
+        failure = PayloadError(
+            f"{where} holds {form} markers but is not a well-formed {form}: {error}",
+            "nothing was written; resend the change as a well-formed "
+            f"{form}, or as the changed definition with TARGET_NODE",
+        )
+        failure.file = file or error.file
+        raise failure from None
+    return TextPatch(form, tuple(files))
+
+
+def _path_line(line: str) -> str | None:
+    """The file a line names on its own: `src/x.py`, `### src/x.py`, `# FILE: src/x.py`."""
+    directive = classify(line)
+    if isinstance(directive, Directive):
+        return directive.value if directive.key == FILE_KEY and directive.value else None
+    # A comment holding only a path (`// src/x.ts`, `<!-- docs/a.md -->`) names it too.
+    bare = _COMMENT_WRAPPER.sub("", line.strip()).strip()
+    return _file_name(bare) if bare != line.strip() else _file_name(line)
+
+
+# --- search/replace ----------------------------------------------------------------------
+
+
+def _ops(search: list[str], replace_lines: list[str]) -> tuple[tuple[str, str], ...]:
+    """The two sides as hunk lines: what both hold is context, kept as the file has it."""
+    ops: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, search, replace_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            ops.extend((" ", line) for line in search[i1:i2])
+            continue
+        ops.extend(("-", line) for line in search[i1:i2])
+        ops.extend(("+", line) for line in replace_lines[j1:j2])
+    return tuple(ops)
+
+
+def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]:
+    sections: list[tuple[str, list[str], list[str]]] = []
+    current, pending = file, None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _SR_OPEN.match(line):
+            close = next((k for k in range(i + 1, len(lines)) if _SR_CLOSE.match(lines[k]) or _SR_OPEN.match(lines[k])), None)
+            if close is None or _SR_OPEN.match(lines[close]):
+                raise _Malformed(f"the section opened at its line {i + 1} ({line.strip()}) has no closing >>>>>>> REPLACE")
+            dividers = [k for k in range(i + 1, close) if _SR_DIVIDER.match(lines[k])]
+            if len(dividers) > 1:
+                # Content may hold a line of `=`; the divider is then the one as long as the opener.
+                width = len(line.strip().split()[0]) if line.strip() else 0
+                same = [k for k in dividers if len(lines[k].strip()) == width]
+                dividers = same if len(same) == 1 else dividers
+            if len(dividers) != 1:
+                what = "no =======" if not dividers else f"{len(dividers)} ======= lines"
+                raise _Malformed(f"the section opened at its line {i + 1} has {what} between its markers")
+            name = pending or current
+            if not name:
+                raise _Malformed("it names no file (put `FILE: path` or the path on the line above its first marker)")
+            sections.append((name, lines[i + 1 : dividers[0]], lines[dividers[0] + 1 : close]))
+            current, pending = name, None
+            i = close + 1
+            continue
+        if _SR_DIVIDER.match(line) or _SR_CLOSE.match(line):
+            raise _Malformed(f"its line {i + 1} ({line.strip()}) stands outside any <<<<<<< SEARCH section")
+        if line.strip():
+            named = _path_line(line)
+            if named is None:
+                raise _Malformed(f"its line {i + 1} ({_short(line)}) stands outside the search/replace sections")
+            pending = named
+        i += 1
+    if pending is not None:
+        raise _Malformed(f"it names {pending} but no search/replace section follows")
+    files: list[FilePatch] = []
+    for name, search, replace_lines in sections:
+        if files and files[-1].path == name:
+            previous = files[-1]
+            hunk = Hunk(_ops(search, replace_lines), len(previous.hunks) + 1)
+            files[-1] = replace(previous, hunks=(*previous.hunks, hunk))
+        else:
+            files.append(FilePatch(name, "update", (Hunk(_ops(search, replace_lines), 1),)))
+    return files
+
+
+# --- unified diff ------------------------------------------------------------------------
+
+
+def _diff_path(raw: str, prefix: str) -> str | None:
+    """A header's path: the timestamp, quotes and git's a/ b/ prefix taken off; None for /dev/null."""
+    path = raw.split("\t")[0].strip()
+    # `x.py 2024-01-01 10:00:00 +0000` (a timestamp after spaces), `x.py (original)`.
+    path = _HEADER_TAIL.sub("", path).strip().strip('"')
+    if path == "/dev/null":
+        return None
+    return path[len(prefix) :] if path.startswith(prefix) and len(path) > len(prefix) else path
+
+
+def _body_line(line: str) -> tuple[str, str] | None:
+    if line == "":
+        return (" ", "")  # an editor stripped the blank context line's space
+    if line[0] in " -+":
+        return (line[0], line[1:])
+    return None
+
+
+def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
+    files: list[FilePatch] = []
+    old_path: str | None = file
+    new_path: str | None = file
+    named = file is not None
+    git_paths: tuple[str | None, str | None] | None = None
+    renamed: dict[str, str] = {}
+    hunks: list[Hunk] = []
+    no_final_newline = False
+    in_file = False
+
+    def finish() -> None:
+        nonlocal hunks, in_file, no_final_newline, git_paths, renamed
+        if not in_file:
+            return
+        files.append(_diff_file(old_path, new_path, hunks, renamed, no_final_newline, named))
+        hunks, in_file, no_final_newline, git_paths, renamed = [], False, False, None, {}
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        git = _GIT_HEADER.match(line)
+        if git:
+            finish()
+            git_paths = (_diff_path(git["a"], "a/"), _diff_path(git["b"], "b/"))
+            old_path, new_path, named, in_file = git_paths[0], git_paths[1], True, True
+            i += 1
+            continue
+        if _GIT_META.match(line):
+            if line.startswith("rename from "):
+                renamed["from"] = line[len("rename from ") :].strip()
+            elif line.startswith("rename to "):
+                renamed["to"] = line[len("rename to ") :].strip()
+            elif line.startswith("deleted file mode"):
+                new_path = None
+            elif line.startswith("new file mode"):
+                old_path = None
+            in_file = in_file or git_paths is not None
+            i += 1
+            continue
+        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            if git_paths is None or hunks:
+                finish()
+            old_path, new_path = _diff_path(line[4:], "a/"), _diff_path(lines[i + 1][4:], "b/")
+            named, in_file = True, True
+            i += 2
+            continue
+        header = _HUNK_HEADER.match(line)
+        if header and line.startswith("@@"):
+            in_file = True
+            body: list[tuple[str, str]] = []
+            i += 1
+            while i < len(lines):
+                nxt = lines[i]
+                if nxt.startswith("@@") or _GIT_HEADER.match(nxt):
+                    break
+                if nxt.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+                    break
+                if nxt.startswith("\\"):
+                    no_final_newline = True
+                    i += 1
+                    continue
+                parsed = _body_line(nxt)
+                if parsed is None:
+                    raise _Malformed(f"its line {i + 1} ({_short(nxt)}) starts with neither ' ', '-' nor '+'",
+                                     (new_path or old_path) if named else None)
+                body.append(parsed)
+                i += 1
+            # Blank lines after a hunk separate it from the next, unless its header counts them.
+            counted = int(header["count"]) if header["count"] is not None else (1 if header["old"] else None)
+            while body and body[-1] == (" ", "") and (counted is None or sum(op != "+" for op, _ in body) > counted):
+                body.pop()
+            padded = 0
+            if i >= len(lines) and header["count"] is not None and header["new_count"] is not None:
+                # The reply's trailing blank lines were trimmed with the fence: the counts put back
+                # the blank context lines the last hunk ends with.
+                while sum(op != "+" for op, _ in body) < int(header["count"]) and sum(op != "-" for op, _ in body) < int(
+                    header["new_count"]
+                ):
+                    body.append((" ", ""))
+                    padded += 1
+            old = header["old"]
+            hunks.append(Hunk(tuple(body), len(hunks) + 1, int(old) if old else None, padded=padded))
+            continue
+        if not line.strip():
+            i += 1
+            continue
+        if not in_file and not files and _path_line(line) is not None:
+            i += 1  # a path or FILE line inside the fence above the first header
+            continue
+        raise _Malformed(f"its line {i + 1} ({_short(line)}) is not part of a diff",
+                         (new_path or old_path) if named and in_file else None)
+    finish()
+    if not files:
+        raise _Malformed("it has no hunk")
+    return files
+
+
+def _diff_file(
+    old: str | None, new: str | None, hunks: list[Hunk], renamed: dict[str, str], no_final_newline: bool, named: bool
+) -> FilePatch:
+    if not named:
+        raise _Malformed("it names no file (no ---/+++ header, no FILE line)")
+    if "from" in renamed and "to" in renamed:
+        old, new = renamed["from"], renamed["to"]
+    if old is None and new is None:
+        raise _Malformed("both sides of a header are /dev/null")
+    if old is None:
+        assert new is not None
+        if any(op != "+" for hunk in hunks for op, _ in hunk.lines):
+            raise _Malformed(f"it creates {new} from /dev/null but has lines that are not additions", new)
+        return FilePatch(new, "create", tuple(hunks), final_newline=not no_final_newline)
+    if new is None:
+        return FilePatch(old, "delete", tuple(hunks))
+    if not hunks and old == new:
+        raise _Malformed(f"its header for {old} has no hunk", old)
+    return FilePatch(old, "update", tuple(hunks), move_to=new if new != old else None)
+
+
+# --- the patch envelope ------------------------------------------------------------------
+
+
+def _parse_envelope(lines: list[str]) -> list[FilePatch]:
+    begin = next(i for i, line in enumerate(lines) if line.strip() == "*** Begin Patch")
+    end = next((i for i in range(begin + 1, len(lines)) if lines[i].strip() == "*** End Patch"), None)
+    if end is None:
+        raise _Malformed("*** Begin Patch has no *** End Patch")
+    outside = [line for line in lines[:begin] + lines[end + 1 :] if line.strip()]
+    # The heredoc that OpenAI's tool call wraps it in (`apply_patch <<'EOF'` … `EOF`) may come along.
+    if any(not (line.startswith("apply_patch") or re.fullmatch(r"[A-Z_]+", line.strip())) for line in outside):
+        raise _Malformed(f"text stands outside *** Begin Patch … *** End Patch ({_short(outside[0])})")
+    files: list[FilePatch] = []
+    i = begin + 1
+    while i < end:
+        line = lines[i]
+        op = _ENVELOPE_FILE.match(line)
+        if op is None:
+            if not line.strip():
+                i += 1
+                continue
+            raise _Malformed(f"its line {i + 1} ({_short(line)}) is not *** Update/Add/Delete File")
+        path = op["path"]
+        i += 1
+        if op["op"] == "Delete":
+            files.append(FilePatch(path, "delete"))
+            continue
+        body_end = next((k for k in range(i, end) if _ENVELOPE_FILE.match(lines[k])), end)
+        if op["op"] == "Add":
+            added = [lines[k] for k in range(i, body_end)]
+            while added and not added[-1].strip():
+                added.pop()
+            if any(not line.startswith("+") for line in added):
+                bad = next(line for line in added if not line.startswith("+"))
+                raise _Malformed(f"*** Add File: {path} has a line that does not start with '+' ({_short(bad)})", path)
+            hunk = Hunk(tuple(("+", line[1:]) for line in added), 1)
+            files.append(FilePatch(path, "create", (hunk,) if added else ()))
+        else:
+            move = _ENVELOPE_MOVE.match(lines[i]) if i < body_end else None
+            if move:
+                i += 1
+            files.append(FilePatch(path, "update", _envelope_hunks(lines, i, body_end, path), move_to=move["path"] if move else None))
+        i = body_end
+    if not files:
+        raise _Malformed("it changes no file")
+    return files
+
+
+def _envelope_hunks(lines: list[str], start: int, end: int, path: str) -> tuple[Hunk, ...]:
+    hunks: list[Hunk] = []
+    anchors: list[str] = []
+    body: list[tuple[str, str]] = []
+    at_end = False
+
+    def flush() -> None:
+        nonlocal body, anchors, at_end
+        if body:
+            hunks.append(Hunk(tuple(body), len(hunks) + 1, anchors=tuple(anchors), at_end=at_end))
+        body, anchors, at_end = [], [], False
+
+    for k in range(start, end):
+        line = lines[k]
+        if line.startswith("@@"):
+            if body:
+                flush()
+            anchor = line[2:].strip()
+            if anchor:
+                anchors.append(anchor)
+            continue
+        if line.strip() == "*** End of File":
+            at_end = True
+            continue
+        parsed = _body_line(line)
+        if parsed is None:
+            raise _Malformed(f"its line {k + 1} ({_short(line)}) in *** Update File: {path} starts with neither ' ', '-' nor '+'",
+                             path)
+        body.append(parsed)
+    flush()
+    if not hunks:
+        raise _Malformed(f"*** Update File: {path} has no change", path)
+    return tuple(hunks)
+
+
+def _short(line: str) -> str:
+    text = line.strip()
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --- text outside fences -----------------------------------------------------------------
+
+
+def unfenced_blocks(lines: list[str], prose: list[bool]) -> list[Block]:
+    """Text patches written straight into the reply, without a fence.
+
+    Only a run that reads as one of the forms from its first line to its last
+    counts; a FILE line followed by prose is talk about a file, never a patch.
+    """
+    found: list[Block] = []
+    i = 0
+    n = len(lines)
+
+    def is_prose(k: int) -> bool:
+        return k < len(prose) and prose[k]
+
+    while i < n:
+        if not is_prose(i):
+            i += 1
+            continue
+        line = lines[i]
+        start, end = i, None
+        if line.strip() == "*** Begin Patch":
+            end = next((k for k in range(i + 1, n) if is_prose(k) and lines[k].strip() == "*** End Patch"), None)
+        elif ("<<<" in line or "---" in line) and _SR_OPEN.match(line):
+            end = _unfenced_sr_end(lines, i, is_prose)
+        elif (
+            (line.startswith("diff --git ") and _GIT_HEADER.match(line))
+            or (line.startswith("--- ") and i + 1 < n and lines[i + 1].startswith("+++ "))
+            or (line.startswith("@@") and _HUNK_HEADER.match(line))
+        ):
+            end = _unfenced_diff_end(lines, i, is_prose)
+        if end is None:
+            i += 1
+            continue
+        # A FILE or path line right above names the file.
+        file = None
+        if start > 0 and is_prose(start - 1) and lines[start - 1].strip():
+            file = _path_line(lines[start - 1])
+            if file is not None:
+                start -= 1
+        if file is None and (_SR_OPEN.match(line) or line.startswith("@@")):
+            i = end + 1
+            if _SR_OPEN.match(line):
+                found.append(Block(0, start + 1, "", (), None, "\n".join(lines[start : end + 1])))
+            continue
+        payload = "\n".join(lines[i : end + 1])
+        found.append(Block(0, start + 1, "", ((FILE_KEY, file),) if file else (), file, payload))
+        i = end + 1
+    return found
+
+
+def _unfenced_sr_end(lines: list[str], i: int, check: Callable[[int], bool]) -> int | None:
+    """The last line of the search/replace sections starting at line i, or None."""
+    end = None
+    k = i
+    while k < len(lines) and check(k):
+        if _SR_OPEN.match(lines[k]):
+            close = next((j for j in range(k + 1, len(lines)) if _SR_CLOSE.match(lines[j])), None)
+            if close is None or not all(check(j) for j in range(k, close + 1)):
+                return end
+            end = close
+            k = close + 1
+            continue
+        if not lines[k].strip() or (_path_line(lines[k]) and k + 1 < len(lines) and _SR_OPEN.match(lines[k + 1])):
+            k += 1
+            continue
+        break
+    return end
+
+
+def _unfenced_diff_end(lines: list[str], i: int, check: Callable[[int], bool]) -> int | None:
+    """The last line of the diff starting at line i: while lines read as diff lines."""
+    end = None
+    k = i
+    while k < len(lines) and check(k):
+        line = lines[k]
+        if line == "":
+            # A blank line is context only when the diff goes on after it.
+            if k + 1 < len(lines) and check(k + 1) and lines[k + 1][:1] in (" ", "-", "+", "@"):
+                k += 1
+                continue
+            break
+        if line[:1] in (" ", "-", "+", "@", "\\") or _GIT_HEADER.match(line) or _GIT_META.match(line):
+            if line[:1] == "@" and not _HUNK_HEADER.match(line):
+                break
+            end = k
+            k += 1
+            continue
+        break
+    return end
+
+
+def merge_unfenced(
+    blocks: list[Block], lines: list[str], prose: list[bool], *, after: int = -1, first_index: int = 1
+) -> list[Block]:
+    """The reply's fenced blocks and its unfenced text patches below line `after`, in reply order.
+
+    When there are unfenced patches, every block is numbered again from `first_index`.
+    """
+    extra = [b for b in unfenced_blocks(lines, prose) if b.line - 1 > after]
+    if not extra:
+        return blocks
+    ordered = sorted([*blocks, *extra], key=lambda b: b.line)
+    return [replace(b, index=k) for k, b in enumerate(ordered, first_index)]

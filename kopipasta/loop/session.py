@@ -1,0 +1,494 @@
+"""`kopipasta session`: the copy-paste loop.
+
+The prompt goes onto the clipboard; then single keys, read without Enter,
+drive everything: `p` applies the reply on the clipboard, `d` dry-runs it,
+`u` undoes the last apply, `r` re-copies the prompt with the files' current
+contents, `q` (or Ctrl-C, Ctrl-D) quits.
+
+The terminal is put in cbreak mode only while a key is awaited and restored
+right after, in a `finally`, so actions, the paste area, a crash or Ctrl-C
+all see (and leave) the terminal as it was. Without a terminal on stdin the
+session reads one reply from stdin and behaves exactly like `apply`.
+
+Where there is no clipboard mechanism, `p` and `d` read the reply from a
+paste area in the terminal instead (ended with Ctrl-D), and the loop says
+once why and what to install.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import select
+import signal
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
+
+from kopipasta.disk import journal
+from kopipasta.errors import PatchError
+from kopipasta.model import Status
+from kopipasta.report import error_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from kopipasta.model import Report
+
+KEY_HELP = "Keys: p apply the clipboard · d dry run · u undo · r re-copy the prompt · q quit"
+# Without a clipboard tool, p reads the reply from the paste area.
+KEY_HELP_PASTE = "Keys: p paste a reply and apply it · d dry run · u undo · r re-copy the prompt · q quit"
+_CTRL_C, _CTRL_D, _ESC = "\x03", "\x04", "\x1b"
+# How long to keep collecting bytes after a key: an escape sequence or a paste
+# arrives in one burst, a person's next key does not.
+_BURST_SECONDS = 0.05
+
+
+def run_session(
+    files: Sequence[str],
+    *,
+    task: str,
+    root: Path,
+    template: Path | None = None,
+) -> int:
+    """Run the loop on a terminal, or apply stdin once without one; returns the exit status."""
+    from kopipasta.report import make_console
+
+    console = make_console()
+    stdin = sys.stdin
+    if stdin is None or not stdin.isatty():
+        return apply_stdin_once(root, console)
+    if importlib.util.find_spec("termios") is None:
+        console.print("❌ The key loop needs a Unix terminal: pipe the reply to `kopipasta apply` instead", markup=False)
+        return 1
+    from kopipasta.startup.shortrun import pace_for_a_long_run
+
+    pace_for_a_long_run()  # the loop runs for minutes: the collector's usual pace
+    return Session(files, task=task, root=root, template=template, console=console).run()
+
+
+def apply_stdin_once(root: Path, console: Console) -> int:
+    """No terminal: the reply is on stdin; apply it as `kopipasta apply` would."""
+    from kopipasta.engine import apply_reply
+    from kopipasta.report import EXIT_FAILED, EXIT_NO_PATCH, exit_status, print_report
+
+    data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        console.print(f"❌ Cannot read reply: it is not UTF-8 text (byte {error.start})", markup=False)
+        return EXIT_NO_PATCH
+    try:
+        report = apply_reply(text, root)
+    except (OSError, journal.JournalError) as error:
+        console.print(f"❌ Cannot write the patched files: {error_text(error)}", markup=False)
+        return EXIT_FAILED
+    from kopipasta.loop.applylog import record_apply
+
+    record_apply(root, text, report)
+    print_report(console, report, dry_run=False, show_diff=False)
+    return exit_status(report)
+
+
+class Session:
+    """The interactive loop: one prompt, any number of replies."""
+
+    def __init__(
+        self,
+        files: Sequence[str],
+        *,
+        task: str,
+        root: Path,
+        template: Path | None,
+        console: Console,
+    ) -> None:
+        self.files = tuple(files)
+        self.task = task
+        self.root = root
+        self.template = template
+        self.console = console
+        self.fd = sys.stdin.fileno()
+        self.prompt: str | None = None  # the text last put on the clipboard
+        self.paste_area_reason: str | None = None  # set once the clipboard proved unusable
+        self.clipboard_told = False  # the one line saying why there is no clipboard was printed
+        self.no_clipboard = False  # copying failed: p reads the paste area
+        self.copy_problem = ""  # why copying failed
+        self.last_reply: str | None = None  # the reply p or d read last, for w
+        self.last_report: Report | None = None  # its report, for f and w
+        self.feedback: str | None = None  # the correction message last copied
+
+    # --- the loop ---------------------------------------------------------------
+
+    def run(self) -> int:
+        import termios
+
+        with _signals_exit():
+            try:
+                if not self.copy_prompt(first=True):
+                    return 1
+                self.say(self.key_help())
+                while True:
+                    key = read_key(self.fd)
+                    if not self.handle(key):
+                        return 0
+            except KeyboardInterrupt:
+                self.say("Bye.")
+                return 0
+            except termios.error as error:
+                self.say(f"❌ Cannot read single keys from this terminal ({error}): use `kopipasta apply` instead")
+                return 1
+
+    def handle(self, key: str) -> bool:
+        """Act on one key; False when the loop should end."""
+        if key in ("q", "Q", _CTRL_C, _CTRL_D, ""):
+            self.say("Bye.")
+            return False
+        actions = {
+            "p": self.apply,
+            "d": self.dry_run,
+            "u": self.undo,
+            "r": self.recopy,
+            "f": self.copy_feedback,
+            "w": self.write_partial,
+        }
+        action = actions.get(key.lower()) if len(key) == 1 else None
+        if action is None:
+            if len(key) > 1 and not key.startswith(_ESC):
+                self.say("That was pasted text, not a key: copy the reply and press p. " + self.key_help())
+            else:
+                self.say(self.key_help())
+            return True
+        try:
+            action()
+        except KeyboardInterrupt:
+            self.say("Interrupted. " + self.key_help())
+        except Exception as error:  # noqa: BLE001 — the loop must survive a bug, in one line
+            self.say(f"❌ Internal error ({type(error).__name__}: {error}) — this is a bug in kopipasta; please report it")
+        return True
+
+    # --- keys -------------------------------------------------------------------
+
+    def apply(self) -> None:
+        self.say(f"▶ p: applying the reply {self.where()}")
+        self.apply_reply(dry_run=False)
+
+    def dry_run(self) -> None:
+        self.say(f"▶ d: dry run of the reply {self.where()}")
+        self.apply_reply(dry_run=True)
+
+    def undo(self) -> None:
+        from kopipasta.disk.undo import undo_newest
+        from kopipasta.loop.verify import undo_line
+
+        self.say("▶ u: undo the last apply")
+        try:
+            result = undo_newest(self.root)
+        except journal.ChangedSince as refused:
+            self.say(f"❌ {refused} — review them, then `kopipasta undo --force` puts the apply's previous bytes back")
+            return
+        except journal.JournalError as error:
+            self.say(f"❌ {error}")
+            return
+        from kopipasta.loop.applylog import record_undo
+
+        record_undo(self.root)
+        self.say(f"↩ {undo_line(result)}")
+
+    def copy_feedback(self) -> None:
+        from kopipasta.loop.feedback import feedback_message
+
+        self.say("▶ f: correction message for the model")
+        if self.last_report is None:
+            self.say("Nothing to correct yet: press p to apply a reply first.")
+            return
+        message = feedback_message(self.last_report, self.root)
+        if message is None:
+            self.say("Nothing to correct: no block of the last reply failed.")
+            return
+        self.feedback = message
+        failed = sum(1 for o in self.last_report.outcomes if o.status is Status.FAILED)
+        what = f"{failed} failed block{'s' if failed != 1 else ''}" if failed else "no patch"
+        how = self.copy(message)
+        if how == "clipboard":
+            self.say(f"📋 Correction copied ({what}): paste it into your chat, copy the model's new reply, then press p.")
+        elif how == "osc52":
+            self.say(f"⚠ Correction printed above ({what}) and {_osc52_note()}: paste it into your chat, then press p for the new reply.")
+        else:
+            self.say(f"⚠ Correction printed above, not copied ({what}): paste it into your chat, then press p for the new reply.")
+
+    def write_partial(self) -> None:
+        from kopipasta.engine import apply_reply
+        from kopipasta.report import print_report
+
+        self.say("▶ w: write the blocks of the last reply that succeeded")
+        if self.last_reply is None or self.last_report is None:
+            self.say("Nothing to write yet: press p to apply a reply first.")
+            return
+        if not _held_back(self.last_report):
+            self.say("Nothing held back: every block of the last reply that succeeded is already written (or nothing succeeded).")
+            return
+        try:
+            report = apply_reply(self.last_reply, self.root, partial=True)
+        except (OSError, journal.JournalError) as error:
+            self.say(f"❌ Cannot write the patched files: {error_text(error)}")
+            return
+        from kopipasta.loop.applylog import record_apply
+
+        record_apply(self.root, self.last_reply, report, partial=True)
+        self.last_report = report
+        print_report(self.console, report, dry_run=False, show_diff=True)
+        if report.written:
+            self.say("u undoes this apply. f copies a correction for the blocks that failed.")
+
+    def recopy(self) -> None:
+        self.say("▶ r: re-rendering the prompt with the files' current contents")
+        self.copy_prompt(first=False)
+
+    # --- the parts --------------------------------------------------------------
+
+    def copy_prompt(self, *, first: bool) -> bool:
+        """Render and copy the prompt (print it where there is no clipboard); False on failure."""
+        from kopipasta.loop.prompt import estimate_tokens, render_prompt
+
+        try:
+            text = render_prompt(self.files, task=self.task, root=self.root, template=self.template)
+        except PatchError as error:
+            self.say(f"❌ Cannot render the prompt: {error}")
+            return False
+        self.prompt = text
+        what = _files_label(self.files)
+        size = f"~{estimate_tokens(text):,} tokens"
+        how = self.copy(text)
+        verb = "copied" if first else "re-copied"
+        if how == "clipboard":
+            self.say(f"📋 Prompt {verb}: {what}, {size}. Paste it into your chat, copy the model's whole reply, then press p.")
+        elif how == "osc52":
+            self.say(f"⚠ Prompt printed above ({what}, {size}) and {_osc52_note()}: {self.copy_problem}.")
+        else:
+            self.say(f"⚠ Prompt printed above, not copied ({what}, {size}): {self.copy_problem}.")
+        if first and not self.files:
+            self.say("No files given: the prompt holds only the task and the reply format; name files to include them: kopipasta session FILE...")
+        if first and not self.task.strip():
+            self.say("No task given (-t): the prompt ends with an empty task; write yours after it in the chat.")
+        return True
+
+    def copy(self, text: str) -> str:
+        """Copy `text`: "clipboard"; else it is printed, and "osc52" when the terminal was also asked to copy it."""
+        from kopipasta.loop.clipboard import copy_osc52, copy_text
+
+        problem = copy_text(text)
+        if problem is None:
+            return "clipboard"
+        self.no_clipboard = True
+        self.copy_problem = problem
+        self.clipboard_told = True
+        # Printed as well: nothing confirms that the terminal honours OSC 52.
+        self.console.file.write(text if text.endswith("\n") else text + "\n")
+        return "osc52" if copy_osc52(text, self.console.file) else "printed"
+
+    def key_help(self) -> str:
+        return KEY_HELP_PASTE if self.no_clipboard or self.paste_area_reason else KEY_HELP
+
+    def apply_reply(self, *, dry_run: bool) -> None:
+        from kopipasta.engine import apply_reply
+        from kopipasta.report import print_report
+
+        text = self.read_reply()
+        if text is None:
+            return
+        try:
+            report = apply_reply(text, self.root, dry_run=dry_run)
+        except (OSError, journal.JournalError) as error:
+            self.say(f"❌ Cannot write the patched files: {error_text(error)}")
+            return
+        if not dry_run:
+            from kopipasta.loop.applylog import record_apply
+
+            record_apply(self.root, text, report)
+        self.last_reply, self.last_report = text, report
+        if report.reply_error:
+            self.say(
+                f"❌ No patch {self.where()} ({_lower_first(report.reply_error)}): copy the model's whole reply, "
+                "code blocks included, then press p (f copies a reminder of the reply format for the model)."
+            )
+            return
+        if _already_applied(report):
+            count = report.patch_count
+            self.say(f"＝ Already applied: {'its' if count == 1 else 'all ' + str(count)} patch{'es are' if count != 1 else ' is'} already in place; nothing written.")
+            return
+        print_report(self.console, report, dry_run=dry_run, show_diff=True)
+        self.say(self.next_step(report, dry_run=dry_run))
+
+    def next_step(self, report: Report, *, dry_run: bool) -> str:
+        """What to press after a report: the loop never ends on a dead end."""
+        failed = report.failed
+        held = len(_held_back(report))
+        steps: list[str] = []
+        if dry_run and not failed:
+            again = "paste it again" if self.paste_area_reason else "it is still on the clipboard"
+            steps.append(f"Nothing written. p applies this reply ({again})")
+        elif dry_run:
+            steps.append("Nothing written")
+        elif report.written:
+            steps.append("u undoes this apply")
+        if failed:
+            steps.append("f copies a correction message for the model")
+            if held:
+                steps.append(f"w writes the {held} block{'s' if held != 1 else ''} that succeeded")
+        if not steps:
+            steps.append("Nothing written")
+        return " · ".join(steps) + "."
+
+    def read_reply(self) -> str | None:
+        """The reply from the clipboard or, without one, the paste area; None when there is none."""
+        from kopipasta.loop.clipboard import ClipboardUnavailable, paste_text
+
+        if self.paste_area_reason is None:
+            try:
+                text = paste_text()
+            except ClipboardUnavailable as error:
+                self.paste_area_reason = error.reason
+                if self.clipboard_told:
+                    self.say("⚠ No clipboard (as above): paste replies here instead.")
+                else:
+                    self.say(f"⚠ {_upper_first(error.reason)} — paste replies here instead.")
+                self.clipboard_told = True
+            else:
+                if not text.strip():
+                    self.say("The clipboard is empty: copy the model's whole reply, then press p.")
+                    return None
+                if self.prompt is not None and _same_text(text, self.prompt):
+                    self.say("The clipboard still holds the prompt: paste it into your chat, copy the model's reply, then press p.")
+                    return None
+                if self.feedback is not None and _same_text(text, self.feedback):
+                    self.say("The clipboard still holds the correction message: paste it into your chat, copy the model's new reply, then press p.")
+                    return None
+                return text
+        pasted = self.paste_area()
+        if pasted is None:
+            return None
+        if not pasted.strip():
+            self.say("Nothing was pasted. " + self.key_help())
+            return None
+        return pasted
+
+    def paste_area(self) -> str | None:
+        """Read pasted lines in the terminal's normal mode until Ctrl-D; None when cancelled."""
+        self.say("Paste the model's reply, then press Ctrl-D (Ctrl-C cancels):")
+        chunks: list[bytes] = []
+        try:
+            while True:
+                chunk = os.read(self.fd, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                # The terminal hands over one line per read; a read that does not end a
+                # line is Ctrl-D pressed after a last line without a newline: that ends it too.
+                if not chunk.endswith(b"\n"):
+                    self.say("")
+                    break
+        except KeyboardInterrupt:
+            self.say("\nPaste cancelled. " + self.key_help())
+            return None
+        return b"".join(chunks).decode("utf-8", "replace")
+
+    def where(self) -> str:
+        return "pasted here" if self.paste_area_reason else "on the clipboard"
+
+    def say(self, line: str) -> None:
+        # Written straight to the stream, not through rich: a plain line needs
+        # nothing from rich, and a Ctrl-C landing inside rich's print (its buffer
+        # state, its lock) must not be able to hold back the lines after it, "Bye." first.
+        stream = self.console.file
+        stream.write(line + "\n")
+        stream.flush()
+
+
+def read_key(fd: int) -> str:
+    """One key press, without Enter or echo; the terminal's mode is restored before returning.
+
+    An escape sequence or pasted text arrives as one burst and is returned
+    whole, so a paste holding a `p` never applies anything. Ctrl-C raises
+    KeyboardInterrupt; "" means the terminal is gone.
+    """
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd, termios.TCSANOW)
+        data = os.read(fd, 1024)
+        while data and select.select([fd], [], [], _BURST_SECONDS)[0]:
+            more = os.read(fd, 65536)
+            if not more:
+                break
+            data += more
+    except OSError:  # the terminal went away (EIO after a hang-up)
+        data = b""
+    finally:
+        with suppress(termios.error, OSError):  # a hung-up terminal cannot be restored, nor needs it
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    return data.decode("utf-8", "replace")
+
+
+@contextmanager
+def _signals_exit() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the loop through `finally` blocks, like Ctrl-C."""
+
+    def leave(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            with suppress(ValueError):  # not the main thread: keep the defaults
+                previous[number] = signal.signal(number, leave)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _held_back(report: Report) -> list[int]:
+    """Blocks that succeeded but were not written because another block on their file failed."""
+    return [
+        o.block_index
+        for o in report.outcomes
+        if o.status is Status.SKIPPED and o.file is not None and o.message.startswith("not written: block")
+    ]
+
+
+def _osc52_note() -> str:
+    from kopipasta.loop.clipboard import osc52_note
+
+    return osc52_note()
+
+
+def _already_applied(report: Report) -> bool:
+    return not report.failed and not report.changes and report.patch_count > 0
+
+
+def _same_text(a: str, b: str) -> bool:
+    return a.replace("\r\n", "\n").strip() == b.replace("\r\n", "\n").strip()
+
+
+def _files_label(files: Sequence[str]) -> str:
+    if not files:
+        return "no files"
+    shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return f"{len(files)} file{'s' if len(files) != 1 else ''} ({shown})"
+
+
+def _lower_first(text: str) -> str:
+    text = text.rstrip(".")
+    return text if text[1:2].isupper() else text[:1].lower() + text[1:]
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
