@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from kopipasta.disk.delta import file_deltas
 from kopipasta.model import DIRECTIVE_OF_OPERATION, FileChange, Operation, Outcome, Report, Status
 from kopipasta.plain import (
     make_console as make_console,  # re-exported: it lives in plain.py (issue 9)
@@ -83,6 +84,7 @@ def report_json(
         "files_changed": [c.path for c in report.changes],
         "blocks": [outcome_json(o) for o in report.outcomes],
         "notes": list(report.notes),
+        "files": file_deltas(report.changes),  # per file: hashes, newline style, changed lines, diff
     }
     if show_diff:
         # One unified diff per changed file, as `--diff` prints it for people.

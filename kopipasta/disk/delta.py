@@ -1,0 +1,163 @@
+"""What a write did to one file, for a program to check without reading the file back (issue 20).
+
+`file_delta` describes one changed file: its path, the SHA-256 of its bytes
+before and after (as on disk: BOM and line endings included), its newline
+style, whether it was created, modified, deleted or renamed, the lines of the
+new file that are new or changed, and the unified diff. `kopipasta apply
+--json` prints one per written file under `files`, and every result of the
+MCP server (kopipasta/agents/) carries them.
+
+The diff and the ranges are computed on the changed region only: the common
+lines at both ends are skipped at C speed before difflib sees the rest, so a
+one-method edit in a 20,000-line file costs what the method costs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from kopipasta.disk.digest import sha256_hex
+from kopipasta.model import FileChange
+
+# Context lines around each hunk of the unified diff, as `diff -u` and git write.
+CONTEXT = 3
+
+
+def newline_style(data: bytes | None) -> str | None:
+    """`lf`, `crlf`, `cr` or `mixed` (CRLF and LF both), from the bytes; None for no file or no line break."""
+    if data is None:
+        return None
+    crlf = data.count(b"\r\n")
+    lf = data.count(b"\n")
+    if crlf and crlf < lf:
+        return "mixed"
+    if crlf:
+        return "crlf"
+    if lf:
+        return "lf"
+    return "cr" if b"\r" in data else None
+
+
+def file_deltas(changes: Iterable[FileChange]) -> list[dict[str, Any]]:
+    """A delta per changed file; a rename is one entry, under its new name, from the old name's bytes."""
+    changes = list(changes)
+    old_names = {c.renamed_from: c for c in changes if c.renamed_from is not None}
+    deltas = []
+    for change in changes:
+        if change.after is None and change.path in old_names:
+            continue  # the old name of a rename: its entry is the new name's
+        if change.renamed_from is not None:
+            gone = next((c for c in changes if c.path == change.renamed_from), None)
+            before = gone.before if gone is not None else None
+            deltas.append(file_delta(change.path, before, change.after, change.renamed_from))
+        else:
+            deltas.append(file_delta(change.path, change.before, change.after))
+    return deltas
+
+
+def file_delta(path: str, before: bytes | None, after: bytes | None, renamed_from: str | None = None) -> dict[str, Any]:
+    """One changed file as a JSON-ready object (see the module's docstring).
+
+    `before` None: the file was created (or, with `renamed_from`, is the new
+    name of a renamed file); `after` None: it was deleted.
+    """
+    if renamed_from is not None:
+        change = "renamed"
+    elif before is None:
+        change = "created"
+    elif after is None:
+        change = "deleted"
+    else:
+        change = "modified"
+    old_lines = _lines(before)
+    new_lines = _lines(after)
+    ranges, diff = _compare(old_lines, new_lines, before is not None, after is not None, renamed_from or path, path)
+    return {
+        "path": path,
+        "change": change,
+        "renamed_from": renamed_from,
+        "sha256_before": sha256_hex(before) if before is not None else None,
+        "sha256_after": sha256_hex(after) if after is not None else None,
+        "newline": newline_style(after if after is not None else before),
+        "changed_lines": [[start, end] for start, end in ranges],
+        "lines_before": len(old_lines),
+        "lines_after": len(new_lines),
+        "diff": diff,
+    }
+
+
+def _lines(data: bytes | None) -> list[bytes]:
+    """Lines with their endings; `splitlines` also ends a line at a lone CR, as editors count them."""
+    return data.splitlines(keepends=True) if data else []
+
+
+def _compare(
+    old: list[bytes], new: list[bytes], had_old: bool, has_new: bool, old_path: str, new_path: str
+) -> tuple[list[tuple[int, int]], str]:
+    """The new file's changed line ranges (1-based, inclusive) and the unified diff."""
+    import difflib
+
+    prefix = 0
+    limit = min(len(old), len(new))
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    # The changed region, with the context lines a hunk shows on both sides.
+    start = max(0, prefix - CONTEXT)
+    old_part = old[start : len(old) - max(0, suffix - CONTEXT)]
+    new_part = new[start : len(new) - max(0, suffix - CONTEXT)]
+    matcher = difflib.SequenceMatcher(None, old_part, new_part, autojunk=False)
+    ranges = [
+        (start + j1 + 1, start + j2)
+        for tag, _i1, _i2, j1, j2 in matcher.get_opcodes()
+        if tag in ("replace", "insert") and j2 > j1
+    ]
+    text = "".join(
+        _diff_lines(matcher, old_part, new_part, start, had_old, has_new, old_path, new_path)
+    )
+    return ranges, text
+
+
+def _diff_lines(
+    matcher: Any, old: list[bytes], new: list[bytes], offset: int, had_old: bool, has_new: bool, old_path: str, new_path: str
+) -> list[str]:
+    """A unified diff of the region, numbered as in the whole files; `\\ No newline` where a side ends without one."""
+    groups = list(matcher.get_grouped_opcodes(CONTEXT))
+    if not groups:
+        return []
+    out = [
+        f"--- {'a/' + old_path if had_old else '/dev/null'}\n",
+        f"+++ {'b/' + new_path if has_new else '/dev/null'}\n",
+    ]
+    for group in groups:
+        i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
+        out.append(f"@@ -{_span(offset + i1, i2 - i1)} +{_span(offset + j1, j2 - j1)} @@\n")
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                out.extend(_marked(" ", old[a1:a2]))
+                continue
+            if tag in ("replace", "delete"):
+                out.extend(_marked("-", old[a1:a2]))
+            if tag in ("replace", "insert"):
+                out.extend(_marked("+", new[b1:b2]))
+    return out
+
+
+def _span(start: int, length: int) -> str:
+    """A hunk side as `diff -u` writes it: `start,length`, 1-based; `start` alone for one line."""
+    first = start + 1 if length else start
+    return str(first) if length == 1 else f"{first},{length}"
+
+
+def _marked(mark: str, lines: list[bytes]) -> list[str]:
+    out = []
+    for line in lines:
+        text = line.decode("utf-8", "replace")
+        body = text.rstrip("\r\n")
+        out.append(f"{mark}{body}\n")
+        if body == text:
+            out.append("\\ No newline at end of file\n")
+    return out
