@@ -16,6 +16,7 @@ once apply one after the other, the second resolved against the first's bytes.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from typing import Any
 from kopipasta.code.find.document import DocumentCache
 from kopipasta.disk.delta import file_deltas
 from kopipasta.errors import PatchError
-from kopipasta.model import FILE_KEY, Block, Report, Status
+from kopipasta.model import FILE_KEY, Block, Outcome, Report, Status
 
 # The protocol's directive for each position of insert_definition.
 INSERT_KEYS = {"after": "INSERT_AFTER", "before": "INSERT_BEFORE", "append_to": "APPEND_TO"}
@@ -245,14 +246,23 @@ def _lines(line: int, end_line: int) -> str:
     return f"line {line}" if line == end_line else f"lines {line}-{end_line}"
 
 
+# A hint that names the command a person runs, as the tool an agent calls instead.
+_NODES_COMMAND = re.compile(r"`kopipasta nodes ([^`]+)`")
+
+
+def for_agent(hint: str) -> str:
+    return _NODES_COMMAND.sub(lambda m: f"list_definitions({json.dumps([m.group(1)])})", hint)
+
+
 def _refusal(message: str, hint: str) -> Result:
+    hint = for_agent(hint)
     text = f"{message} — {hint}" if hint else message
     return Result(False, text, {"status": "failed", "error": message, "hint": hint})
 
 
 def _report_result(report: Report, *, dry_run: bool) -> Result:
     """A Report as a tool result: a line per block (and per file written), the deltas as data."""
-    from kopipasta.report import failure_line, outcome_json, status_label
+    from kopipasta.report import failure_line, status_label
 
     deltas = file_deltas(report.changes)
     if report.reply_error:
@@ -262,24 +272,34 @@ def _report_result(report: Report, *, dry_run: bool) -> Result:
         if outcome.status is Status.SKIPPED and outcome.file is None:
             continue
         label = status_label(outcome, dry_run=dry_run)
-        detail = failure_line(outcome) if outcome.status is Status.FAILED else outcome.message
+        detail = for_agent(failure_line(outcome)) if outcome.status is Status.FAILED else outcome.message
         counts = f" (+{outcome.lines_added} -{outcome.lines_removed})" if outcome.status is Status.APPLIED else ""
         target = f" {outcome.target}" if outcome.target else ""
         lines.append(f"{label}: {outcome.file}{target}{counts}" + (f": {detail}" if detail else ""))
     lines += [_delta_line(d, dry_run=dry_run) for d in deltas]
+    if len(report.outcomes) == 1 and report.failed:  # a single edit refused: its one line is the whole answer
+        lines = [for_agent(failure_line(report.outcomes[0]))]
     if dry_run and deltas:
         lines += [d["diff"] for d in deltas]
     failed = report.failed
     status = "failed" if failed else "dry_run" if dry_run else "applied" if report.written else "unchanged"
     data = {
         "status": status, "dry_run": dry_run, "written": report.written,
-        "blocks": [outcome_json(o) for o in report.outcomes], "files": deltas, "notes": list(report.notes),
+        "blocks": [_block_json(o) for o in report.outcomes], "files": deltas, "notes": list(report.notes),
     }
     return Result(not failed, "\n".join([*report.notes, *lines]), data)
+
+
+def _block_json(outcome: Outcome) -> dict[str, Any]:
+    from kopipasta.report import outcome_json
+
+    data = outcome_json(outcome)
+    data["hint"] = for_agent(outcome.hint)
+    return data
 
 
 def _delta_line(delta: dict[str, Any], *, dry_run: bool = False) -> str:
     ranges = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in delta["changed_lines"]) or "none"
     verb = "would be" if dry_run else "is"
     after = (delta["sha256_after"] or "")[:12]
-    return f"{delta['path']} {verb} {delta['change']}: changed lines {ranges}; sha256 now {after or '(no file)'}"
+    return f"{delta['path']} {verb} {delta['change']}: changed lines {ranges}; sha256 after {after or '(no file)'}"
