@@ -97,3 +97,28 @@ def test_a_deleted_file_and_a_dry_run(tmp_path: Path) -> None:
     (would,) = dry["files"]
     assert (root / "kept.py").read_bytes() == b"def f():\n    return 1\n"
     assert would["sha256_after"] == digest(b"def f():\n    return 2\n") and would["changed_lines"] == [[2, 2]]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from kopipasta.disk.delta import file_delta  # noqa: E402
+
+_LINES = st.lists(st.sampled_from(["a", "b", "c", "", "    d", "x = 1"]), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINES, _LINES, st.sampled_from(["\n", "\r\n"]), st.booleans(), st.booleans())
+def test_the_diff_rebuilds_the_new_bytes_and_its_added_lines_are_the_changed_lines(
+    old: list[str], new: list[str], newline: str, old_ends: bool, new_ends: bool
+) -> None:
+    before = newline.join(old) + (newline if old and old_ends else "")
+    after = newline.join(new) + (newline if new and new_ends else "")
+    delta = file_delta("f.py", before.encode(), after.encode())
+    assert (delta["lines_before"], delta["lines_after"]) == (len(before.splitlines()), len(after.splitlines()))
+    if before == after:
+        assert delta["diff"] == "" and delta["changed_lines"] == []
+        return
+    rebuilt, added = replay(before.replace("\r\n", "\n"), delta["diff"])
+    assert rebuilt == after.replace("\r\n", "\n")
+    assert added == delta["changed_lines"]

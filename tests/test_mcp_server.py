@@ -90,6 +90,7 @@ def replay(before: str, diff: str) -> tuple[str, list[list[int]]]:
     added: list[int] = []
     at = 0  # old lines copied so far
     lines = diff.splitlines(keepends=True)[2:]
+    previous = ""
     for line in lines:
         if line.startswith("@@"):
             head = line.split()[1][1:].split(",")
@@ -98,7 +99,8 @@ def replay(before: str, diff: str) -> tuple[str, list[list[int]]]:
             new += old[at:upto]
             at = upto
         elif line.startswith("\\"):
-            new[-1] = new[-1].rstrip("\n")
+            if not previous.startswith("-"):  # the line above, in the new text, has no newline
+                new[-1] = new[-1].rstrip("\n")
         elif line.startswith("+"):
             new.append(line[1:])
             added.append(len(new))
@@ -107,6 +109,7 @@ def replay(before: str, diff: str) -> tuple[str, list[list[int]]]:
             if line.startswith(" "):
                 new.append(old[at])
             at += 1
+        previous = line
     new += old[at:]
     runs: list[list[int]] = []
     for number in added:

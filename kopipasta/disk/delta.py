@@ -14,7 +14,7 @@ one-method edit in a 20,000-line file costs what the method costs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from kopipasta.disk.digest import sha256_hex
@@ -70,9 +70,8 @@ def file_delta(path: str, before: bytes | None, after: bytes | None, renamed_fro
         change = "deleted"
     else:
         change = "modified"
-    old_lines = _lines(before)
-    new_lines = _lines(after)
-    ranges, diff = _compare(old_lines, new_lines, before is not None, after is not None, renamed_from or path, path)
+    base, old_lines, new_lines = _regions(before or b"", after or b"")
+    ranges, diff = _compare(old_lines, new_lines, before is not None, after is not None, renamed_from or path, path, base)
     return {
         "path": path,
         "change": change,
@@ -81,19 +80,82 @@ def file_delta(path: str, before: bytes | None, after: bytes | None, renamed_fro
         "sha256_after": sha256_hex(after) if after is not None else None,
         "newline": newline_style(after if after is not None else before),
         "changed_lines": [[start, end] for start, end in ranges],
-        "lines_before": len(old_lines),
-        "lines_after": len(new_lines),
+        "lines_before": _line_count(before),
+        "lines_after": _line_count(after),
         "diff": diff,
     }
 
 
-def _lines(data: bytes | None) -> list[bytes]:
-    """Lines with their endings; `splitlines` also ends a line at a lone CR, as editors count them."""
-    return data.splitlines(keepends=True) if data else []
+def _line_count(data: bytes | None) -> int:
+    """Lines as editors count them (`splitlines`: a lone CR ends a line too)."""
+    if not data:
+        return 0
+    if _lone_cr(data):
+        return len(data.splitlines())
+    return data.count(b"\n") + (not data.endswith(b"\n"))
+
+
+def _lone_cr(data: bytes) -> bool:
+    return data.count(b"\r") != data.count(b"\r\n")
+
+
+def _regions(before: bytes, after: bytes) -> tuple[int, list[bytes], list[bytes]]:
+    """The lines around the change (with CONTEXT lines more each side), and how many lines come before them.
+
+    The bytes both versions share at each end are skipped at C speed, so a
+    one-method edit of a 20,000-line file splits a few dozen lines, not all.
+    """
+    if _lone_cr(before) or _lone_cr(after):  # a CR-only file's lines are not counted by b"\n"
+        return 0, before.splitlines(keepends=True), after.splitlines(keepends=True)
+    cut = before.rfind(b"\n", 0, _common_prefix(before, after)) + 1
+    for _ in range(CONTEXT):
+        if cut == 0:
+            break
+        cut = before.rfind(b"\n", 0, cut - 1) + 1
+    shared_end = min(_common_suffix(before, after), min(len(before), len(after)) - cut)
+    end = len(before) - shared_end  # the suffix starts at the line start at or after here
+    if end > cut and before[end - 1 : end] != b"\n":
+        newline = before.find(b"\n", end)
+        end = len(before) if newline < 0 else newline + 1
+    for _ in range(CONTEXT):
+        if end >= len(before):
+            break
+        newline = before.find(b"\n", end)
+        end = len(before) if newline < 0 else newline + 1
+    tail = len(before) - end
+    base = before.count(b"\n", 0, cut)
+    return base, before[cut:end].splitlines(keepends=True), after[cut : len(after) - tail].splitlines(keepends=True)
+
+
+# Bytes compared at a time while looking for where two versions start (or stop) differing.
+_STRIDE = 64 * 1024
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    return _agreeing(min(len(a), len(b)), lambda i, j: a[i:j] == b[i:j])
+
+
+def _common_suffix(a: bytes, b: bytes) -> int:
+    return _agreeing(min(len(a), len(b)), lambda i, j: a[len(a) - j : len(a) - i] == b[len(b) - j : len(b) - i])
+
+
+def _agreeing(size: int, agree: Callable[[int, int], bool]) -> int:
+    """The longest length ≤ size over which they agree from one end: equal strides, then a binary search."""
+    low = 0
+    while low + _STRIDE <= size and agree(low, low + _STRIDE):
+        low += _STRIDE
+    high = min(low + _STRIDE, size)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if agree(low, middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _compare(
-    old: list[bytes], new: list[bytes], had_old: bool, has_new: bool, old_path: str, new_path: str
+    old: list[bytes], new: list[bytes], had_old: bool, has_new: bool, old_path: str, new_path: str, base: int = 0
 ) -> tuple[list[tuple[int, int]], str]:
     """The new file's changed line ranges (1-based, inclusive) and the unified diff."""
     prefix = 0
@@ -119,12 +181,12 @@ def _compare(
 
         matcher = difflib.SequenceMatcher(None, old_part, new_part, autojunk=False)
     ranges = [
-        (start + j1 + 1, start + j2)
+        (base + start + j1 + 1, base + start + j2)
         for tag, _i1, _i2, j1, j2 in matcher.get_opcodes()
         if tag in ("replace", "insert") and j2 > j1
     ]
     text = "".join(
-        _diff_lines(matcher, old_part, new_part, start, had_old, has_new, old_path, new_path)
+        _diff_lines(matcher, old_part, new_part, base + start, had_old, has_new, old_path, new_path)
     )
     return ranges, text
 
