@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from kopipasta.disk.delta import file_deltas
 from kopipasta.model import DIRECTIVE_OF_OPERATION, FileChange, Operation, Outcome, Report, Status
 from kopipasta.plain import (
     make_console as make_console,  # re-exported: it lives in plain.py (issue 9)
@@ -76,6 +75,8 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
 def report_json(
     report: Report, *, dry_run: bool, extra: dict[str, Any] | None = None, show_diff: bool = False
 ) -> str:
+    from kopipasta.disk.delta import file_deltas  # only a JSON report has the deltas
+
     data: dict[str, Any] = {
         "exit_status": exit_status(report),
         "dry_run": dry_run,
