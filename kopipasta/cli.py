@@ -592,6 +592,12 @@ def mcp_command(root: Path) -> None:
     from kopipasta.startup.shortrun import pace_for_a_long_run
 
     pace_for_a_long_run()  # a server runs for hours: the collector's usual pace, the ordinary exit
+    if sys.stdin.isatty():  # a person, not an agent: say what this is (stderr: stdout is the protocol's)
+        click.echo(
+            "kopipasta mcp serves MCP on stdin/stdout for a coding agent, which starts it itself "
+            "(see `kopipasta mcp --help`). Ctrl-C to stop.",
+            err=True,
+        )
     serve(root)
 
 

@@ -363,3 +363,18 @@ def test_mcp_help_reads_without_the_protocol() -> None:
     for words in ("Model Context Protocol", "claude mcp add kopipasta -- kopipasta mcp", "claude_desktop_config.json",
                   ".cursor/mcp.json", "~/.codex/config.toml", "dry_run", "pip install 'kopipasta[mcp]'"):
         assert words in shown.stdout, words
+
+
+def test_without_the_sdk_mcp_says_how_to_install_it(tmp_path: Path) -> None:
+    import subprocess
+
+    fake = tmp_path / "fake" / "mcp"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError(\"No module named 'mcp'\", name='mcp')\n")
+    env = {**os.environ, "PYTHONPATH": str(fake.parent)}
+    done = subprocess.run(
+        [sys.executable, "-m", "kopipasta", "mcp", "--root", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1
+    assert done.stderr == "❌ kopipasta mcp needs the MCP SDK (mcp): pip install 'kopipasta[mcp]'\n"
