@@ -61,3 +61,19 @@ def test_an_absolute_path_inside_the_root_is_the_file_under_it(tmp_path: Path) -
     assert replaced.ok, replaced.text
     assert replaced.data["files"][0]["path"] == "shop.py"
     assert (tmp_path / "shop.py").read_text() == SHOP.replace("item.price", "item.cost")
+
+
+def test_list_definitions_walks_nothing_outside_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "shop.py").write_text(SHOP)
+    (tmp_path / "secret.py").write_text("def secret():\n    pass\n")
+    listed = Workbench(root).list_definitions(["../", str(tmp_path), "."])
+    assert not listed.ok
+    assert listed.text.splitlines() == [
+        "../: Refusing path ../: it leaves the project root — write it relative to the root, without '..'",
+        f"{tmp_path}: Refusing absolute path {tmp_path}: paths must be relative to the project root — "
+        "write it relative to the root, e.g. src/app.py",
+        "shop.py",
+        "  function price  lines 6-7",
+    ]

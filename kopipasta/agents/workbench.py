@@ -175,15 +175,23 @@ class Workbench:
 
     def _list(self, paths: list[str]) -> Result:
         from kopipasta.code.read.inventory import definitions_of, target_names
-        from kopipasta.disk.workspace import load
+        from kopipasta.disk.workspace import load, normalise
         from kopipasta.loop.selection import select_files
         from kopipasta.syntax.languages import language_for_path
 
         if not paths:
             return _refusal("list_definitions needs at least one path", "pass files, folders or globs, e.g. ['src/']")
-        selection = select_files([self._relative(p) for p in paths], self.root)
         files: list[dict[str, Any]] = []
         lines: list[str] = []
+        inside: list[str] = []
+        for written in paths:
+            relative = self._relative(written)
+            try:  # a folder or glob is walked only inside the root: `..` and absolute paths are refused
+                inside.append(relative if relative.strip() in (".", "./") else normalise(relative))
+            except PatchError as error:
+                files.append({"file": written, "error": str(error), "definitions": []})
+                lines.append(f"{written}: {error}")
+        selection = select_files(inside, self.root)
         for missing in selection.empty:
             lines.append(f"{missing}: matched no text file")
         for relative in selection.files:
@@ -210,7 +218,7 @@ class Workbench:
             })
             lines.append(source.path + ("" if definitions else "  (no definitions)"))
             lines += [f"  {d.kind} {name}  {_lines(d.line, d.end_line)}" for d, name in zip(definitions, names, strict=True)]
-        ok = bool(selection.files) and not any("error" in f for f in files)
+        ok = bool(selection.files) and not selection.empty and not any("error" in f for f in files)
         return Result(ok, "\n".join(lines) or "no files matched", {"files": files})
 
     def _read(self, relative: str, target: str) -> Result:
