@@ -108,6 +108,7 @@ def apply_blocks(
     force: bool = False,
     allow_delete: bool = False,
     documents: DocumentCache | None = None,
+    since_prompt: bool = True,
 ) -> Report:
     """Apply blocks a caller built itself (the MCP server's single-edit tools), as `apply_reply` would.
 
@@ -115,9 +116,13 @@ def apply_blocks(
     reply: same Patch, same refusals, same hints. `documents`, when given, is
     asked for each file's Document (it reuses one only while the file's bytes
     are the same) and told the version each write leaves on disk.
+    `since_prompt` False skips the check that a target did not change since a
+    prompt showed it: a caller that names definitions as they are now (an
+    agent that read the file) is not answering that prompt.
     """
     options = _Options(
-        strict=strict, only=(), partial=partial, force=force, notes=(), allow_delete=allow_delete, documents=documents
+        strict=strict, only=(), partial=partial, force=force, notes=(), allow_delete=allow_delete, documents=documents,
+        since_prompt=since_prompt,
     )
     return _run(blocks, root, options, dry_run=dry_run)
 
@@ -143,6 +148,7 @@ class _Options:
     notes: tuple[str, ...]
     allow_delete: bool = False
     documents: DocumentCache | None = None  # Documents kept between applies (a long-running caller)
+    since_prompt: bool = True  # refuse targets changed since a prompt showed them (unless force)
 
 
 def _apply_blocks(
@@ -278,7 +284,7 @@ def _file_state(root: Path, files: dict[str, _FileState], written: str, options:
             )
         opened = options.documents.open(source, root) if options.documents is not None else open_document(source, root)
         state = _FileState(opened, source.to_bytes() if source.exists else None, opened=opened)
-        if not force and prompt_record.recorded(root):  # else staleness has no record to read
+        if not force and options.since_prompt and prompt_record.recorded(root):  # else no record to read
             from kopipasta.code.read import staleness
 
             state.stale = staleness.changed_since_prompt(root, source, opened)

@@ -77,3 +77,31 @@ def test_list_definitions_walks_nothing_outside_the_root(tmp_path: Path) -> None
         "shop.py",
         "  function price  lines 6-7",
     ]
+
+
+def test_a_single_edit_names_the_definition_as_it_is_now_not_as_a_prompt_showed_it(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "shop.py").write_text(SHOP)
+    subprocess.run(
+        [sys.executable, "-m", "kopipasta", "prompt", "shop.py", "--stdout", "--root", str(tmp_path)],
+        check=True, capture_output=True, timeout=120,
+    )
+    (tmp_path / "shop.py").write_text(SHOP.replace("item.price", "item.price or 0"))  # the user's edit since
+    bench = Workbench(tmp_path)
+    reply = "```python\n# FILE: shop.py\n# TARGET_NODE: price\ndef price(item):\n    return 1\n```\n"
+    stale = bench.apply_reply(reply)  # a chat reply to that prompt: the user's edit is protected
+    assert not stale.ok and "changed since the prompt" in stale.text
+    agent = bench.replace_definition("shop.py", "price", "def price(item):\n    return item.price or 1\n")
+    assert agent.ok, agent.text
+    assert (tmp_path / "shop.py").read_text() == SHOP.replace("item.price", "item.price or 1")
+
+
+def test_code_above_the_size_limit_is_refused(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("KOPIPASTA_MAX_REPLY_MB", "1")
+    (tmp_path / "shop.py").write_text(SHOP)
+    big = "def price(item):\n" + "    x = 1\n" * 200_000
+    refused = Workbench(tmp_path).replace_definition("shop.py", "price", big)
+    assert not refused.ok and refused.text.startswith("The code is ")
+    assert (tmp_path / "shop.py").read_text() == SHOP

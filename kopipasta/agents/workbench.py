@@ -154,11 +154,17 @@ class Workbench:
         def run() -> Result:
             from kopipasta.engine import apply_blocks
 
+            from kopipasta.disk.limits import reply_problem
+
+            too_big = reply_problem(len(code.encode("utf-8", "surrogatepass")))
+            if too_big:
+                return _refusal(too_big.replace("The reply", "The code", 1), "")
             relative = self._relative(file)
             payload = code.replace("\r\n", "\n").replace("\r", "\n")
             payload = payload[:-1] if payload.endswith("\n") else payload  # as a fence's last line ends it
             block = Block(1, 1, "", ((FILE_KEY, relative), (key, target)), relative, payload)
-            report = apply_blocks([block], self.root, dry_run=dry_run, documents=self.documents)
+            # The agent names definitions as they are now, not as a person's last prompt showed them.
+            report = apply_blocks([block], self.root, dry_run=dry_run, documents=self.documents, since_prompt=False)
             return _report_result(report, dry_run=dry_run)
 
         return self._guarded(run)
