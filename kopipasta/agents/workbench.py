@@ -152,9 +152,8 @@ class Workbench:
 
     def _edit(self, file: str, key: str, target: str, code: str, dry_run: bool) -> Result:
         def run() -> Result:
-            from kopipasta.engine import apply_blocks
-
             from kopipasta.disk.limits import reply_problem
+            from kopipasta.engine import apply_blocks
 
             too_big = reply_problem(len(code.encode("utf-8", "surrogatepass")))
             if too_big:
