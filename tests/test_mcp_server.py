@@ -266,13 +266,20 @@ def test_refusals_dry_runs_and_malformed_arguments(project: Path) -> None:
             "insert_definition", {"file": "app/cart.py", "position": "sideways", "anchor": "Cart", "code": "x = 1"}
         )
         assert bad_position.is_error
-        assert "position" in text_of(bad_position) and "'after', 'before' or 'append_to'" in text_of(bad_position)
+        assert text_of(bad_position) == (
+            "Invalid arguments for insert_definition: position: input should be 'after', 'before' or 'append_to' "
+            "(got 'sideways') — see the tool's input schema"
+        )
 
         no_code = await client.call_tool("replace_definition", {"file": "app/cart.py", "target": "Cart.total"})
-        assert no_code.is_error and "code" in text_of(no_code) and "Field required" in text_of(no_code)
+        assert no_code.is_error
+        assert text_of(no_code) == "Invalid arguments for replace_definition: code: missing — see the tool's input schema"
 
         wrong_type = await client.call_tool("list_definitions", {"paths": 42})
-        assert wrong_type.is_error and "paths" in text_of(wrong_type)
+        assert wrong_type.is_error
+        assert text_of(wrong_type) == (
+            "Invalid arguments for list_definitions: paths: input should be a valid list (got 42) — see the tool's input schema"
+        )
 
         assert cart.read_bytes() == original
         assert not (await client.call_tool("read_definition", {"file": "app/cart.py", "target": "Cart"})).is_error

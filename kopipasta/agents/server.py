@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from kopipasta.agents.workbench import Result, Workbench
 
@@ -56,10 +57,40 @@ _EDIT = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent
 _DELETE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
 
 
+class _Server(MCPServer):
+    """MCPServer, with arguments that fail the tool's schema refused in one line a model can act on.
+
+    The SDK refuses them already (isError, before the tool runs) with pydantic's
+    report: several lines and a URL. The same facts, one line per call.
+    """
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if not isinstance(error.__cause__, ValidationError):
+                raise
+            problems = "; ".join(_problem(e) for e in error.__cause__.errors())
+            text = f"Invalid arguments for {name}: {problems} — see the tool's input schema"
+            return CallToolResult(
+                content=[TextContent(type="text", text=text)],
+                structured_content={"status": "failed", "error": f"Invalid arguments for {name}: {problems}",
+                                    "hint": "see the tool's input schema"},
+                is_error=True,
+            )
+
+
+def _problem(error: Any) -> str:
+    where = ".".join(str(part) for part in error["loc"]) or "arguments"
+    if error["type"] == "missing":
+        return f"{where}: missing"
+    return f"{where}: {error['msg'][:1].lower()}{error['msg'][1:]} (got {error['input']!r})"[:300]
+
+
 def build_server(root: Path) -> MCPServer:
     """The server with its tools, for one project root."""
     bench = Workbench(root)
-    server = MCPServer("kopipasta", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
+    server = _Server("kopipasta", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
 
     @server.tool(annotations=_READ_ONLY)
     def list_definitions(
