@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kopipasta.code.edit.operations import apply_patch
-from kopipasta.code.find.document import Document, open_document
+from kopipasta.code.find.document import Document, DocumentCache, open_document
 from kopipasta.disk import faults, journal, limits, lock, newlines, prompt_record
 from kopipasta.disk.workspace import load, normalise, resolve_real
 from kopipasta.errors import PatchError, ReplyError
@@ -63,6 +63,7 @@ def apply_reply(
     allow_delete: bool = False,
     partial: bool = False,
     force: bool = False,
+    documents: DocumentCache | None = None,
 ) -> Report:
     """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules.
 
@@ -72,7 +73,8 @@ def apply_reply(
     A real apply holds the root's lock from the first read to the last write
     (kopipasta.disk.lock); `force` writes read-only files and targets changed
     since the prompt. Raises journal.JournalError when the root is busy or its
-    journal cannot be trusted.
+    journal cannot be trusted. `documents` keeps files' Documents between
+    applies in a long-running caller (the MCP server): see apply_blocks.
     """
     too_big = limits.reply_problem(len(text.encode("utf-8", "surrogatepass")))
     if too_big:
@@ -90,7 +92,42 @@ def apply_reply(
     too_many = limits.reply_problem(0, len(blocks))
     if too_many:
         return _reply_error(too_many)
-    options = _Options(strict=strict, only=only, partial=partial, force=force, notes=notes, allow_delete=allow_delete)
+    options = _Options(
+        strict=strict, only=only, partial=partial, force=force, notes=notes, allow_delete=allow_delete, documents=documents
+    )
+    return _run(blocks, root, options, dry_run=dry_run)
+
+
+def apply_blocks(
+    blocks: list[Block],
+    root: Path,
+    *,
+    dry_run: bool = False,
+    strict: bool = False,
+    partial: bool = False,
+    force: bool = False,
+    allow_delete: bool = False,
+    documents: DocumentCache | None = None,
+    since_prompt: bool = True,
+) -> Report:
+    """Apply blocks a caller built itself (the MCP server's single-edit tools), as `apply_reply` would.
+
+    Each block is planned, resolved and checked exactly as a block read from a
+    reply: same Patch, same refusals, same hints. `documents`, when given, is
+    asked for each file's Document (it reuses one only while the file's bytes
+    are the same) and told the version each write leaves on disk.
+    `since_prompt` False skips the check that a target did not change since a
+    prompt showed it: a caller that names definitions as they are now (an
+    agent that read the file) is not answering that prompt.
+    """
+    options = _Options(
+        strict=strict, only=(), partial=partial, force=force, notes=(), allow_delete=allow_delete, documents=documents,
+        since_prompt=since_prompt,
+    )
+    return _run(blocks, root, options, dry_run=dry_run)
+
+
+def _run(blocks: list[Block], root: Path, options: _Options, *, dry_run: bool) -> Report:
     if dry_run:
         return _apply_blocks(blocks, root, None, options)
     try:
@@ -110,6 +147,8 @@ class _Options:
     force: bool
     notes: tuple[str, ...]
     allow_delete: bool = False
+    documents: DocumentCache | None = None  # Documents kept between applies (a long-running caller)
+    since_prompt: bool = True  # refuse targets changed since a prompt showed them (unless force)
 
 
 def _apply_blocks(
@@ -136,7 +175,7 @@ def _apply_blocks(
         if text_patch is not None:
             outcomes.extend(_apply_text_block(block, text_patch, root, files, options))
         else:
-            outcomes.append(_apply_block(block, root, files, options.only, options.force))
+            outcomes.append(_apply_block(block, root, files, options))
     if all(o.status is Status.SKIPPED for o in outcomes):
         return Report(
             tuple(outcomes),
@@ -149,7 +188,7 @@ def _apply_blocks(
             ),
             notes=(*(project.notes if project else ()), *notes),
         )
-    report = _commit(project, outcomes, files, strict=options.strict, partial=options.partial)
+    report = _commit(project, outcomes, files, strict=options.strict, partial=options.partial, documents=options.documents)
     return replace(report, notes=(*(project.notes if project else ()), *notes))
 
 
@@ -158,7 +197,7 @@ def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: 
     if block.file is None:
         return
     try:
-        _, state = _file_state(root, files, block.file, options.only, options.force)
+        _, state = _file_state(root, files, block.file, options)
     except (PatchError, OSError):
         return  # the path itself is refused: no document to hold back
     state.fail(block.index)
@@ -168,9 +207,7 @@ def _reply_error(message: str) -> Report:
     return Report((), (), written=False, reply_error=message)
 
 
-def _apply_block(
-    block: Block, root: Path, files: dict[str, _FileState], only: tuple[str, ...], force: bool
-) -> Outcome:
+def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options: _Options) -> Outcome:
     patch: Patch | None = None
     state: _FileState | None = None
     try:
@@ -178,7 +215,7 @@ def _apply_block(
         if patch is None:
             return Outcome(block.index, block.line, None, None, None, Status.SKIPPED, "no FILE: explanation, not a patch")
         path = normalise(patch.file)
-        _, state = _file_state(root, files, patch.file, only, force)
+        _, state = _file_state(root, files, patch.file, options)
         if state.stale is not None:  # only a file a prompt recorded, changed since (staleness.check)
             from kopipasta.code.read import staleness
 
@@ -227,10 +264,9 @@ def _system_failure(block: Block, patch: Patch | None, error: BaseException) -> 
     return f"Cannot read {file}: {reason}", "check the path and its permissions"
 
 
-def _file_state(
-    root: Path, files: dict[str, _FileState], written: str, only: tuple[str, ...], force: bool
-) -> tuple[str, _FileState]:
+def _file_state(root: Path, files: dict[str, _FileState], written: str, options: _Options) -> tuple[str, _FileState]:
     """The document of the file a block names, loaded once per real file; its key in `files`."""
+    only, force = options.only, options.force
     path = normalise(written)
     if only and not any(fnmatch.fnmatchcase(path, pattern) for pattern in only):
         raise PatchError(
@@ -246,9 +282,9 @@ def _file_state(
                 f"Refusing to write {written}: it is read-only",
                 "make it writable (chmod u+w), or pass --force",
             )
-        opened = open_document(source, root)
+        opened = options.documents.open(source, root) if options.documents is not None else open_document(source, root)
         state = _FileState(opened, source.to_bytes() if source.exists else None, opened=opened)
-        if not force and prompt_record.recorded(root):  # else staleness has no record to read
+        if not force and options.since_prompt and prompt_record.recorded(root):  # else no record to read
             from kopipasta.code.read import staleness
 
             state.stale = staleness.changed_since_prompt(root, source, opened)
@@ -265,7 +301,7 @@ def _apply_text_block(
     real_of: dict[str, str] = {}  # the block's normalised paths → their documents' keys
 
     def current(path: str) -> Document:
-        real, state = _file_state(root, files, path, options.only, options.force)
+        real, state = _file_state(root, files, path, options)
         real_of[normalise(path)] = real
         if real not in touched:
             touched.append(real)
@@ -391,6 +427,7 @@ def _commit(
     *,
     strict: bool,
     partial: bool = False,
+    documents: DocumentCache | None = None,
 ) -> Report:
     """Write the files whose blocks all succeeded (or, with `partial`, every changed file); None: dry run."""
     first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
@@ -407,13 +444,13 @@ def _commit(
         if failed_block is not None and partial and not strict:
             if after != state.original:
                 _note_partial(outcomes, state.blocks, failed_block, state.names)
-                changes.append(FileChange(path, state.original, after))
+                changes.append(_change(path, state, after))
         elif failed_block is not None:
             _hold_back(outcomes, state.blocks, f"not written: block {failed_block} on this file failed", state.names)
         elif strict and first_failure is not None:
             _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed", state.names)
         elif after != state.original:
-            changes.append(FileChange(path, state.original, after))
+            changes.append(_change(path, state, after))
     if not changes or project is None:
         return Report(tuple(outcomes), tuple(changes), written=False)
     # Every file or none (kopipasta.disk.transaction); without --strict a file that
@@ -429,6 +466,9 @@ def _commit(
                     [(c.path, c.before, c.after) for c in changes if c.before is not None and c.after is not None],
                     [d for c in changes for d in (files[c.path].opened, files[c.path].document) if d is not None],
                 )
+            if documents is not None:
+                for change in changes:
+                    documents.written(files[change.path].document, change.after)
             return Report(tuple(outcomes), tuple(changes), written=True)
         except journal.WriteFailed as failure:
             failed = next((c for c in changes if c.path == failure.path), None)
@@ -442,6 +482,12 @@ def _commit(
                 return Report(tuple(outcomes), (), written=False)
             changes.remove(failed)
     return Report(tuple(outcomes), (), written=False)
+
+
+def _change(path: str, state: _FileState, after: bytes | None) -> FileChange:
+    """A file's change; a rename's new name says which path it had (its old name's change deletes it)."""
+    renamed_from = state.renamed_with[0] if state.original is None and state.renamed_with else None
+    return FileChange(path, state.original, after, renamed_from)
 
 
 def _fail_file(outcomes: list[Outcome], files: dict[str, _FileState], failure: journal.WriteFailed) -> None:
@@ -473,4 +519,4 @@ def _hold_back(outcomes: list[Outcome], block_indices: list[int], reason: str, n
             outcomes[i] = replace(outcome, status=Status.SKIPPED, message=reason)
 
 
-__all__ = ["apply_reply", "ReplyError", "Operation"]
+__all__ = ["apply_reply", "apply_blocks", "ReplyError", "Operation"]

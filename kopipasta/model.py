@@ -125,6 +125,7 @@ class FileChange:
     path: str  # relative to the root, "/"-separated
     before: bytes | None  # None: the reply creates the file
     after: bytes | None  # None: the reply deletes the file (apply --allow-delete)
+    renamed_from: str | None = None  # a rename's new name: the path it had (the old one's change is its deletion)
 
 
 @dataclass(frozen=True)

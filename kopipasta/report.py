@@ -75,6 +75,8 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
 def report_json(
     report: Report, *, dry_run: bool, extra: dict[str, Any] | None = None, show_diff: bool = False
 ) -> str:
+    from kopipasta.disk.delta import file_deltas  # only a JSON report has the deltas
+
     data: dict[str, Any] = {
         "exit_status": exit_status(report),
         "dry_run": dry_run,
@@ -83,6 +85,7 @@ def report_json(
         "files_changed": [c.path for c in report.changes],
         "blocks": [outcome_json(o) for o in report.outcomes],
         "notes": list(report.notes),
+        "files": file_deltas(report.changes),  # per file: hashes, newline style, changed lines, diff
     }
     if show_diff:
         # One unified diff per changed file, as `--diff` prints it for people.

@@ -24,8 +24,8 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 # Not imported by a TARGET_NODE reply on a Python file, with --json or a piped report: each
 # name with its submodules (a name ending in "." stands for the submodules only).
 NOT_FOR_A_PYTHON_TARGET_NODE = (
-    # output and other commands
-    "rich", "jinja2", "pyperclip", "libcst",
+    # output and other commands; the MCP server's SDK (and its pydantic, anyio) only for `kopipasta mcp`
+    "rich", "jinja2", "pyperclip", "libcst", "mcp", "pydantic", "anyio", "kopipasta.agents",
     "kopipasta.loop.session", "kopipasta.loop.prompt", "kopipasta.code.read.inventory", "kopipasta.loop.selection",
     "kopipasta.loop.clipboard", "kopipasta.loop.feedback", "kopipasta.loop.verify", "kopipasta.loop.applystats",
     # other grammars' own packages (the pack's bindings are pinned exactly by `watched`)

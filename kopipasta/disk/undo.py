@@ -33,6 +33,7 @@ from kopipasta.disk.manifest import (
     read_manifest,
 )
 from kopipasta.disk.workspace import new_file_mode
+from kopipasta.model import FileChange
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class UndoResult:
     restored: tuple[str, ...]  # files put back to their previous bytes
     deleted: tuple[str, ...]  # files the apply had created, now removed
     remaining: int  # applies still in the journal
+    changes: tuple[FileChange, ...] = ()  # what the undo wrote: each file's bytes before and after it
 
 
 def undo_newest(root: Path, *, force: bool = False, entry: str | None = None) -> UndoResult:
@@ -89,7 +91,8 @@ def _undo(project: Project, *, force: bool, entry: str | None) -> UndoResult:
         remove_flat_dir(journal_fd, name)
         restored = tuple(item["path"] for item in files if not item["created"])
         deleted = tuple(item["path"] for item in files if item["created"])
-        return UndoResult(name, restored, deleted, len(entries) - 1)
+        changes = tuple(FileChange(w.path, w.expected, w.data) for w in writes)
+        return UndoResult(name, restored, deleted, len(entries) - 1, changes)
     finally:
         os.close(journal_fd)
 

@@ -36,6 +36,7 @@ from kopipasta.report import error_text
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from kopipasta.code.find.document import DocumentCache
     from kopipasta.model import Report
 
 KEY_HELP = "Keys: p apply the clipboard · d dry run · u undo · r re-copy the prompt · q quit"
@@ -93,6 +94,12 @@ def apply_stdin_once(root: Path, console: Console) -> int:
     return exit_status(report)
 
 
+def _document_cache() -> DocumentCache:
+    from kopipasta.code.find.document import DocumentCache
+
+    return DocumentCache()
+
+
 class Session:
     """The interactive loop: one prompt, any number of replies."""
 
@@ -116,6 +123,9 @@ class Session:
         self.clipboard_told = False  # the one line saying why there is no clipboard was printed
         self.no_clipboard = False  # copying failed: p reads the paste area
         self.copy_problem = ""  # why copying failed
+        # The files' Documents between applies: `p`, `d` and `w` on the same files parse and list
+        # each file once per version, not once per key (code/find/document.py, issue 20).
+        self.documents = _document_cache()
         self.last_reply: str | None = None  # the reply p or d read last, for w
         self.last_report: Report | None = None  # its report, for f and w
         self.feedback: str | None = None  # the correction message last copied
@@ -231,7 +241,7 @@ class Session:
             self.say("Nothing held back: every block of the last reply that succeeded is already written (or nothing succeeded).")
             return
         try:
-            report = apply_reply(self.last_reply, self.root, partial=True)
+            report = apply_reply(self.last_reply, self.root, partial=True, documents=self.documents)
         except (OSError, journal.JournalError) as error:
             self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return
@@ -300,7 +310,7 @@ class Session:
         if text is None:
             return
         try:
-            report = apply_reply(text, self.root, dry_run=dry_run)
+            report = apply_reply(text, self.root, dry_run=dry_run, documents=self.documents)
         except (OSError, journal.JournalError) as error:
             self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return

@@ -233,3 +233,51 @@ def open_document(source: Source, root: Path | None = None) -> Document:
 def in_memory(spec: LanguageSpec, data: bytes, newline: str = "\n", path: str = "f") -> Document:
     """A document of bytes that stand in no file (a test's source, say), with the given newline style."""
     return Document(Source(path, data, False, newline, True), spec)
+
+
+class DocumentCache:
+    """Each file's newest Document, kept between applies by a long-running caller (the MCP server).
+
+    A command-line run analyses a file once and exits; a server that edits the
+    same files call after call would parse them and list their definitions
+    again every time. This keeps, per file, the Document of the version last
+    read or written, and hands it back only while the file holds exactly those
+    bytes: the engine loads the file first (under the lock, as every apply
+    does), and the Document is reused only when the loaded Source is equal to
+    its own, bytes, BOM, newline style and permissions alike. A file edited
+    behind the caller's back, even to the same size within the same second,
+    gets a fresh Document: nothing is ever resolved against stale bytes.
+    Trees are never edited in place (syntax.languages.reparse copies), so a
+    kept Document stays true to its bytes whatever later applies do.
+    """
+
+    def __init__(self, limit: int = 32) -> None:
+        self._limit = limit  # files kept; the least recently used goes first
+        self._documents: dict[str, Document] = {}
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def open(self, source: Source, root: Path | None = None) -> Document:
+        """The kept Document when it is of exactly `source`, else a new one (kept from now on)."""
+        kept = self._documents.pop(source.path, None)
+        if kept is not None and kept.source == source and kept.root == root:
+            self._documents[source.path] = kept  # the most recently used, last
+            return kept
+        document = open_document(source, root)
+        self._keep(document)
+        return document
+
+    def written(self, document: Document, data: bytes | None) -> None:
+        """An apply wrote `data` for `document`'s file: keep the Document if it is of those bytes."""
+        path = document.source.path
+        if data is None or not document.source.exists or document.source.to_bytes() != data:
+            self._documents.pop(path, None)  # deleted, or written as other bytes (a mixed file's endings)
+            return
+        self._documents.pop(path, None)
+        self._keep(document)
+
+    def _keep(self, document: Document) -> None:
+        self._documents[document.source.path] = document
+        while len(self._documents) > self._limit:
+            del self._documents[next(iter(self._documents))]

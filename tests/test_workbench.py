@@ -1,0 +1,107 @@
+"""The MCP tools' behaviour in-process (kopipasta/agents/workbench.py), for the cases test_mcp_server.py
+does not send over stdio: decorators and comments read with a definition, data files, idempotence,
+replies that hold no patch, absolute paths. Each checks the bytes on disk and the exact text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kopipasta.agents.workbench import Workbench
+
+SHOP = "import functools\n\n\n# Cached: the price never changes.\n@functools.cache\ndef price(item):\n    return item.price\n"
+
+
+def test_read_definition_returns_its_comment_and_decorators(tmp_path: Path) -> None:
+    (tmp_path / "shop.py").write_text(SHOP)
+    read = Workbench(tmp_path).read_definition("shop.py", "function price")
+    assert read.ok
+    assert read.data["text"] == "# Cached: the price never changes.\n@functools.cache\ndef price(item):\n    return item.price"
+    assert (read.data["line"], read.data["end_line"]) == (4, 7)
+
+
+def test_set_value_in_yaml_and_toml_keeps_every_other_byte(tmp_path: Path) -> None:
+    (tmp_path / "compose.yaml").write_text('services:\n  web:\n    ports:\n      - "80:80"  # public\n')
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\n# house style\nline-length = 88\n")
+    bench = Workbench(tmp_path)
+    assert bench.set_value("compose.yaml", "services.web.ports[0]", "8080:80").ok
+    assert bench.set_value("pyproject.toml", "tool.ruff.line-length", 100).ok
+    assert (tmp_path / "compose.yaml").read_text() == 'services:\n  web:\n    ports:\n      - "8080:80"  # public\n'
+    assert (tmp_path / "pyproject.toml").read_text() == "[tool.ruff]\n# house style\nline-length = 100\n"
+    missing = bench.set_value("pyproject.toml", "tool.black.line-length", 100)
+    assert not missing.ok and "tool.black" in missing.text
+
+
+def test_an_insert_sent_twice_changes_nothing_the_second_time(tmp_path: Path) -> None:
+    (tmp_path / "shop.py").write_text(SHOP)
+    bench = Workbench(tmp_path)
+    first = bench.insert_definition("shop.py", "append_to", "file", "def tax(item):\n    return 0\n")
+    assert first.ok and first.data["status"] == "applied"
+    assert (tmp_path / "shop.py").read_text() == SHOP + "\n\ndef tax(item):\n    return 0\n"
+    again = bench.insert_definition("shop.py", "append_to", "file", "def tax(item):\n    return 0\n")
+    assert again.ok and again.data["status"] == "unchanged" and again.data["files"] == []
+
+
+def test_replies_without_a_patch_and_conflicting_options_are_refused(tmp_path: Path) -> None:
+    bench = Workbench(tmp_path)
+    empty = bench.apply_reply("Sure, here is how I would do it.")
+    assert (empty.ok, empty.text) == (False, "The reply holds no code blocks")
+    both = bench.apply_reply("x", strict=True, partial=True)
+    assert not both.ok
+    assert both.text == (
+        "apply_reply: strict writes nothing if anything failed, partial writes what succeeded — choose one of strict and partial"
+    )
+    nothing = bench.list_definitions(["src/*.zz"])
+    assert (nothing.ok, nothing.text) == (False, "src/*.zz: matched no text file")
+
+
+def test_an_absolute_path_inside_the_root_is_the_file_under_it(tmp_path: Path) -> None:
+    (tmp_path / "shop.py").write_text(SHOP)
+    bench = Workbench(tmp_path)
+    replaced = bench.replace_definition(str(tmp_path / "shop.py"), "price", "def price(item):\n    return item.cost\n")
+    assert replaced.ok, replaced.text
+    assert replaced.data["files"][0]["path"] == "shop.py"
+    assert (tmp_path / "shop.py").read_text() == SHOP.replace("item.price", "item.cost")
+
+
+def test_list_definitions_walks_nothing_outside_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "shop.py").write_text(SHOP)
+    (tmp_path / "secret.py").write_text("def secret():\n    pass\n")
+    listed = Workbench(root).list_definitions(["../", str(tmp_path), "."])
+    assert not listed.ok
+    assert listed.text.splitlines() == [
+        "../: Refusing path ../: it leaves the project root — write it relative to the root, without '..'",
+        f"{tmp_path}: Refusing absolute path {tmp_path}: paths must be relative to the project root — "
+        "write it relative to the root, e.g. src/app.py",
+        "shop.py",
+        "  function price  lines 6-7",
+    ]
+
+
+def test_a_single_edit_names_the_definition_as_it_is_now_not_as_a_prompt_showed_it(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "shop.py").write_text(SHOP)
+    subprocess.run(
+        [sys.executable, "-m", "kopipasta", "prompt", "shop.py", "--stdout", "--root", str(tmp_path)],
+        check=True, capture_output=True, timeout=120,
+    )
+    (tmp_path / "shop.py").write_text(SHOP.replace("item.price", "item.price or 0"))  # the user's edit since
+    bench = Workbench(tmp_path)
+    reply = "```python\n# FILE: shop.py\n# TARGET_NODE: price\ndef price(item):\n    return 1\n```\n"
+    stale = bench.apply_reply(reply)  # a chat reply to that prompt: the user's edit is protected
+    assert not stale.ok and "changed since the prompt" in stale.text
+    agent = bench.replace_definition("shop.py", "price", "def price(item):\n    return item.price or 1\n")
+    assert agent.ok, agent.text
+    assert (tmp_path / "shop.py").read_text() == SHOP.replace("item.price", "item.price or 1")
+
+
+def test_code_above_the_size_limit_is_refused(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("KOPIPASTA_MAX_REPLY_MB", "1")
+    (tmp_path / "shop.py").write_text(SHOP)
+    big = "def price(item):\n" + "    x = 1\n" * 200_000
+    refused = Workbench(tmp_path).replace_definition("shop.py", "price", big)
+    assert not refused.ok and refused.text.startswith("The code is ")
+    assert (tmp_path / "shop.py").read_text() == SHOP
