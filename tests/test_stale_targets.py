@@ -167,3 +167,21 @@ def test_an_old_record_does_not_turn_a_fragment_into_a_whole_file(tmp_path: Path
     with_record = kopipasta("apply", "-", cwd=root, stdin=MAKE_FRAGMENT)
     assert with_record.returncode == 0, with_record.stdout
     assert "inferred fragment" in with_record.stdout and "whole-file" not in with_record.stdout
+
+
+def test_the_correction_for_a_stale_target_carries_its_current_code(tmp_path: Path) -> None:
+    root = _prompted(tmp_path)
+    (root / "auth.py").write_text(USER_EDIT)
+    result = kopipasta("apply", "verify.md", "--feedback", cwd=root)
+    assert result.returncode == 1
+    message = result.stdout
+    assert "- block 1 (FILE: auth.py, TARGET_NODE: function verify_token): `verify_token` changed since the prompt (lines 8–14): applying would drop your edit\n" in message
+    current = USER_EDIT[USER_EDIT.index("def verify_token") :].rstrip("\n")
+    assert (
+        "The user changed this code since you saw it; write your blocks on it, as it is now:\n\n"
+        f"auth.py, function verify_token:\n```python\n{current}\n```\n"
+    ) in message
+    assert "--force" not in message and "def make_token" not in message
+    # The model has the current code now: a reply written on it is not stale.
+    again = kopipasta("apply", "verify.md", cwd=root)
+    assert again.returncode == 0, again.stdout

@@ -286,6 +286,11 @@ def _text(source: Source) -> str:
     return source.data.decode("utf-8").replace("\r\n", "\n")
 
 
+def info_string(path: str) -> str:
+    """The fence's info string for a file: python, tsx, json, … ("" when unknown)."""
+    return _info(path)
+
+
 def _info(path: str) -> str:
     suffix = PurePosixPath(path).suffix.lower()
     return _INFO_STRINGS.get(suffix, suffix.lstrip("."))

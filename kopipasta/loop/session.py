@@ -231,7 +231,7 @@ class Session:
             self.say("Nothing held back: every block of the last reply that succeeded is already written (or nothing succeeded).")
             return
         try:
-            report = apply_reply(self.last_reply, self.root, partial=True)
+            report = _with_session_hints(apply_reply(self.last_reply, self.root, partial=True))
         except (OSError, journal.JournalError) as error:
             self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return
@@ -300,7 +300,7 @@ class Session:
         if text is None:
             return
         try:
-            report = apply_reply(text, self.root, dry_run=dry_run)
+            report = _with_session_hints(apply_reply(text, self.root, dry_run=dry_run))
         except (OSError, journal.JournalError) as error:
             self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return
@@ -334,6 +334,8 @@ class Session:
             steps.append("Nothing written")
         elif report.written:
             steps.append("u undoes this apply")
+        if any(o.failure_kind == STALE for o in report.outcomes):
+            steps.append("r re-copies the prompt with the current code")
         if failed:
             steps.append("f copies a correction message for the model")
             if held:
@@ -452,6 +454,21 @@ def _signals_exit() -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+STALE = "StaleTarget"  # staleness.StaleTarget's name, as Outcome.failure_kind holds it
+# In the session the fix for a stale target is a key, not a flag: the model needs the current code.
+STALE_HINT = "press r to re-copy the prompt with the current code, or f to send the model just that code"
+
+
+def _with_session_hints(report: Report) -> Report:
+    """The report, its stale targets' hints naming the session's keys instead of `--force`."""
+    if not any(o.failure_kind == STALE for o in report.outcomes):
+        return report
+    from dataclasses import replace
+
+    outcomes = tuple(replace(o, hint=STALE_HINT) if o.failure_kind == STALE else o for o in report.outcomes)
+    return replace(report, outcomes=outcomes)
 
 
 def _held_back(report: Report) -> list[int]:

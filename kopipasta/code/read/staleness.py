@@ -50,12 +50,14 @@ class Changed:
     spans: dict[str, tuple[int, int]]  # name → (line, end_line) now, for each changed definition
     data: bytes = b""  # the file as on disk now (the bytes `definitions` are spans of)
 
+    def named(self, name: str) -> Definition | None:
+        """The definition whose target name is `name`, as on disk now."""
+        return next((d for d, known in zip(self.definitions, self.names, strict=True) if known == name), None)
+
     def code_of(self, name: str) -> bytes:
         """The current bytes of the definition `name` (with its decorators), b"" if it has none."""
-        for definition, known in zip(self.definitions, self.names, strict=True):
-            if known == name:
-                return self.data[definition.outer_start : definition.end]
-        return b""
+        definition = self.named(name)
+        return b"" if definition is None else self.data[definition.outer_start : definition.end]
 
 
 def _digest(data: bytes) -> str:
@@ -198,6 +200,27 @@ def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]], documen
 # The fix offered for a stale target; the session names its own key instead (loop/session.py).
 REPROMPT_HINT = "re-prompt, or `--force`"
 WHOLE_FILE_HINT = "re-prompt with the current file, or `--force`"
+
+
+def shown_again(root: Path, source: Source, names: Iterable[str], *, whole: bool = False) -> None:
+    """The model was just shown these definitions of `source` as they are now (a correction
+    message carries them), or the whole file: their current versions become known."""
+    try:
+        records = _read(root)
+        record = records.get(source.path)
+        if not isinstance(record, dict):
+            return
+        spans = _spans(source.data, _definitions(source))
+        shown = _shown(record)
+        for name in names:
+            if name in spans:
+                shown[name] = _add(_known(shown.get(name)), spans[name][2])
+        record["definitions"] = shown
+        if whole:
+            record["sha256"] = _add(_known(record.get("sha256")), _digest(source.data))
+        _write(root, records)
+    except Exception:  # noqa: BLE001 — as in `remember`
+        pass
 
 
 def check(patch: Patch, changed: Changed | None) -> None:
