@@ -8,7 +8,8 @@ contents, `q` (or Ctrl-C, Ctrl-D) quits.
 The terminal is put in cbreak mode only while a key is awaited and restored
 right after, in a `finally`, so actions, the paste area, a crash or Ctrl-C
 all see (and leave) the terminal as it was. Without a terminal on stdin the
-session reads one reply from stdin and behaves exactly like `apply`.
+session reads one reply from stdin and behaves exactly like `apply` (with no
+FILES and nothing on stdin, it says what to pass).
 
 Where there is no clipboard mechanism, `p` and `d` read the reply from a
 paste area in the terminal instead (ended with Ctrl-D), and the loop says
@@ -22,7 +23,7 @@ import os
 import select
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from kopipasta.disk import journal
 from kopipasta.errors import PatchError
+from kopipasta.loop.settings import DEFAULT_TOKEN_WARNING
 from kopipasta.model import Status
 from kopipasta.report import error_text
 
@@ -53,29 +55,44 @@ def run_session(
     task: str,
     root: Path,
     template: Path | None = None,
+    outline: Collection[str] = (),
+    token_warning: int = DEFAULT_TOKEN_WARNING,
 ) -> int:
-    """Run the loop on a terminal, or apply stdin once without one; returns the exit status."""
+    """Run the loop on a terminal, or apply stdin once without one; returns the exit status.
+
+    `outline`: files sent as their definitions; `token_warning`: warn above this many tokens.
+    """
     from kopipasta.report import make_console
 
     console = make_console()
     stdin = sys.stdin
     if stdin is None or not stdin.isatty():
-        return apply_stdin_once(root, console)
+        return apply_stdin_once(root, console, files_named=bool(files))
     if importlib.util.find_spec("termios") is None:
         console.print("❌ The key loop needs a Unix terminal: pipe the reply to `kopipasta apply` instead", markup=False)
         return 1
     from kopipasta.startup.shortrun import pace_for_a_long_run
 
     pace_for_a_long_run()  # the loop runs for minutes: the collector's usual pace
-    return Session(files, task=task, root=root, template=template, console=console).run()
+    session = Session(files, task=task, root=root, template=template, console=console)
+    session.outline, session.token_warning = frozenset(outline), token_warning
+    return session.run()
 
 
-def apply_stdin_once(root: Path, console: Console) -> int:
+def apply_stdin_once(root: Path, console: Console, *, files_named: bool = True) -> int:
     """No terminal: the reply is on stdin; apply it as `kopipasta apply` would."""
     from kopipasta.engine import apply_reply
     from kopipasta.report import EXIT_FAILED, EXIT_NO_PATCH, exit_status, print_report
 
     data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    if not files_named and not data.strip():
+        # Bare `kopipasta` from a script or cron: neither files for a prompt nor a reply to apply.
+        console.print(
+            "❌ No files given and no reply on stdin: name the files for the prompt "
+            "(`kopipasta app/ -t TASK`, in a terminal), or pipe a reply to apply (`kopipasta apply reply.md`)",
+            markup=False,
+        )
+        return EXIT_NO_PATCH
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -119,6 +136,8 @@ class Session:
         self.last_reply: str | None = None  # the reply p or d read last, for w
         self.last_report: Report | None = None  # its report, for f and w
         self.feedback: str | None = None  # the correction message last copied
+        self.outline: frozenset[str] = frozenset()  # files sent as their definitions
+        self.token_warning = DEFAULT_TOKEN_WARNING
 
     # --- the loop ---------------------------------------------------------------
 
@@ -251,16 +270,21 @@ class Session:
 
     def copy_prompt(self, *, first: bool) -> bool:
         """Render and copy the prompt (print it where there is no clipboard); False on failure."""
-        from kopipasta.loop.prompt import estimate_tokens, render_prompt
+        from kopipasta.loop.prompt import render_prompt
+        from kopipasta.loop.tokens import count_tokens, warning_line
 
         try:
-            text = render_prompt(self.files, task=self.task, root=self.root, template=self.template)
+            text = render_prompt(self.files, task=self.task, root=self.root, template=self.template, outline=self.outline)
         except PatchError as error:
             self.say(f"❌ Cannot render the prompt: {error}")
             return False
         self.prompt = text
         what = _files_label(self.files)
-        size = f"~{estimate_tokens(text):,} tokens"
+        tokens = count_tokens(text)
+        size = tokens.label()
+        warning = warning_line(tokens, self.token_warning)
+        if warning:
+            self.say(warning)
         how = self.copy(text)
         verb = "copied" if first else "re-copied"
         if how == "clipboard":
