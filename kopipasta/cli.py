@@ -517,7 +517,7 @@ def prompt_command(
     """
     from kopipasta.errors import PatchError
     from kopipasta.loop.prompt import render_prompt
-    from kopipasta.loop.tokens import count_tokens, warning_line
+    from kopipasta.loop.tokens import count_tokens, may_exceed, warning_line
 
     task = read_task(task)
     chosen = _selection(files, root, template, outline)
@@ -526,13 +526,14 @@ def prompt_command(
         text = render_prompt(selected, task=task, root=root, template=chosen.template, outline=chosen.outline)
     except PatchError as error:
         fail(str(error), 1)
-    tokens = count_tokens(text)
-    warning = warning_line(tokens, chosen.token_warning)
+    tokens = count_tokens(text) if not to_stdout or may_exceed(text, chosen.token_warning) else None
+    warning = warning_line(tokens, chosen.token_warning) if tokens is not None else None
     if warning:  # before the prompt lands: on stderr, so --stdout stays the prompt alone
         click.echo(warning, err=True)
     if to_stdout:
         click.echo(text, nl=False)
         return
+    assert tokens is not None
     from kopipasta.loop.clipboard import copy_osc52, copy_text, osc52_note
 
     count = len(selected)

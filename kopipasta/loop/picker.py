@@ -208,6 +208,7 @@ def pick(
     asking = {"task": False}
     on_files = _condition(lambda: not asking["task"])
     task_field = TextArea(text=task or "", multiline=False, prompt="Task: ", focus_on_click=True)
+    task_field.buffer.cursor_position = len(task_field.text)  # the last task is there to go on typing
     kb = KeyBindings()
     app: Application[Picked | None]
 

@@ -293,8 +293,6 @@ class Session:
             self.say(f"⚠ Prompt printed above ({what}, {size}) and {_osc52_note()}: {self.copy_problem}.")
         else:
             self.say(f"⚠ Prompt printed above, not copied ({what}, {size}): {self.copy_problem}.")
-        if first and not self.files:
-            self.say("No files given: the prompt holds only the task and the reply format; name files to include them: kopipasta session FILE...")
         if first and not self.task.strip():
             self.say("No task given (-t): the prompt ends with an empty task; write yours after it in the chat.")
         return True

@@ -58,6 +58,15 @@ def count_tokens(text: str) -> TokenCount:
     return TokenCount(len(encoder.encode(text, disallowed_special=())), f"tiktoken {encoder.name}")
 
 
+def may_exceed(text: str, threshold: int) -> bool:
+    """Whether `text` may be over `threshold` tokens, without loading a tokenizer when it clearly is not.
+
+    Under half the threshold by the approximation, no tokenizer counts code or English at more
+    than twice chars/4: `prompt --stdout` then never pays for loading one.
+    """
+    return threshold > 0 and approximate_tokens(text) * 2 > threshold
+
+
 def warning_line(count: TokenCount, threshold: int) -> str | None:
     """The warning for a prompt over `threshold` tokens (None under it, or when 0 turns it off)."""
     if threshold <= 0 or count.count <= threshold:
