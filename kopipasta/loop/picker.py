@@ -25,6 +25,7 @@ from kopipasta.loop.picked import Picked
 from kopipasta.loop.tokens import TokenCount, count_tokens, short_count
 
 if TYPE_CHECKING:
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
@@ -212,11 +213,11 @@ def pick(
     kb = KeyBindings()
     app: Application[Picked | None]
 
-    def rows() -> list[tuple[str, str]]:
+    def rows() -> StyleAndTextTuples:
         shown = state.visible()
         if not shown:
             return [("class:dim", "  (no file matches the filter)\n")]
-        lines: list[tuple[str, str]] = []
+        lines: StyleAndTextTuples = []
         for number, row in enumerate(shown):
             style = "reverse" if number == min(state.cursor, len(shown) - 1) else ""
             label = row.path if state.filter else "  " * row.depth + row.name

@@ -20,17 +20,14 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import select
-import signal
 import sys
-from collections.abc import Collection, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Collection, Sequence
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING
 
 from kopipasta.disk import journal
 from kopipasta.errors import PatchError
+from kopipasta.loop.keys import read_key, signals_exit
 from kopipasta.loop.settings import DEFAULT_TOKEN_WARNING
 from kopipasta.model import Status
 from kopipasta.report import error_text
@@ -44,9 +41,6 @@ KEY_HELP = "Keys: p apply the clipboard · d dry run · u undo · r re-copy the 
 # Without a clipboard tool, p reads the reply from the paste area.
 KEY_HELP_PASTE = "Keys: p paste a reply and apply it · d dry run · u undo · r re-copy the prompt · q quit"
 _CTRL_C, _CTRL_D, _ESC = "\x03", "\x04", "\x1b"
-# How long to keep collecting bytes after a key: an escape sequence or a paste
-# arrives in one burst, a person's next key does not.
-_BURST_SECONDS = 0.05
 
 
 def run_session(
@@ -144,7 +138,7 @@ class Session:
     def run(self) -> int:
         import termios
 
-        with _signals_exit():
+        with signals_exit():
             try:
                 if not self.copy_prompt(first=True):
                     return 1
@@ -429,53 +423,6 @@ class Session:
         stream = self.console.file
         stream.write(line + "\n")
         stream.flush()
-
-
-def read_key(fd: int) -> str:
-    """One key press, without Enter or echo; the terminal's mode is restored before returning.
-
-    An escape sequence or pasted text arrives as one burst and is returned
-    whole, so a paste holding a `p` never applies anything. Ctrl-C raises
-    KeyboardInterrupt; "" means the terminal is gone.
-    """
-    import termios
-    import tty
-
-    saved = termios.tcgetattr(fd)
-    try:
-        tty.setcbreak(fd, termios.TCSANOW)
-        data = os.read(fd, 1024)
-        while data and select.select([fd], [], [], _BURST_SECONDS)[0]:
-            more = os.read(fd, 65536)
-            if not more:
-                break
-            data += more
-    except OSError:  # the terminal went away (EIO after a hang-up)
-        data = b""
-    finally:
-        with suppress(termios.error, OSError):  # a hung-up terminal cannot be restored, nor needs it
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-    return data.decode("utf-8", "replace")
-
-
-@contextmanager
-def _signals_exit() -> Iterator[None]:
-    """SIGTERM and SIGHUP end the loop through `finally` blocks, like Ctrl-C."""
-
-    def leave(signum: int, frame: FrameType | None) -> None:
-        raise SystemExit(128 + signum)
-
-    previous = {}
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is not None:
-            with suppress(ValueError):  # not the main thread: keep the defaults
-                previous[number] = signal.signal(number, leave)
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
 
 
 STALE = "StaleTarget"  # staleness.StaleTarget's name, as Outcome.failure_kind holds it
