@@ -185,3 +185,13 @@ def test_the_correction_for_a_stale_target_carries_its_current_code(tmp_path: Pa
     # The model has the current code now: a reply written on it is not stale.
     again = kopipasta("apply", "verify.md", cwd=root)
     assert again.returncode == 0, again.stdout
+
+
+def test_a_whole_file_block_that_leaves_the_users_file_as_it_is_is_not_stale(tmp_path: Path) -> None:
+    root = _prompted(tmp_path)
+    (root / "auth.py").write_text(USER_EDIT)
+    reply = "```python\n# FILE: auth.py\n" + USER_EDIT + "```\n"
+    result = kopipasta("apply", "-", cwd=root, stdin=reply)
+    assert result.returncode == 0, result.stdout
+    assert "unchanged" in result.stdout
+    assert (root / "auth.py").read_text() == USER_EDIT

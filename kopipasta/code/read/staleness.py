@@ -257,8 +257,8 @@ def check_file_block(patch: Patch, changed: Changed | None, reading: str, new_da
     it fails only if one of those changed since the prompt and the block's version differs
     from the user's (`new_data`: the file after the block).
     """
-    if changed is None or patch.operation is not Operation.WHOLE_FILE:
-        return
+    if changed is None or patch.operation is not Operation.WHOLE_FILE or new_data == changed.data:
+        return  # a block that leaves the file as the user has it drops nothing
     if reading in ("", "whole file"):
         raise StaleTarget(
             f"{patch.file} changed since the prompt: the whole-file block would drop your edit",
