@@ -216,3 +216,13 @@ def test_without_a_terminal_and_nothing_on_stdin_bare_kopipasta_says_what_to_pas
         "in a terminal), or pipe a reply to apply (`kopipasta apply reply.md`)\n"
     )
     assert not (root / ".kopipasta").exists()
+
+
+def test_the_filter_puts_the_closest_matches_first(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    (root / "lib" / "definitions.py").write_text("X = 1\n")
+    (root / "app" / "code" / "find").mkdir(parents=True)
+    (root / "app" / "code" / "find" / "init.py").write_text("Y = 1\n")
+    state = state_of(root)
+    state.type("defin")  # in order in both; whole in one name
+    assert [row.path for row in state.visible()] == ["lib/definitions.py", "app/code/find/init.py"]

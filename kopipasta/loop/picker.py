@@ -70,7 +70,8 @@ class PickerState:
     def visible(self) -> list[Row]:
         if not self.filter:
             return self.rows
-        return [Row(f, 0) for f in self.files if _fuzzy(self.filter, f)]
+        matches = [f for f in self.files if _fuzzy(self.filter, f)]
+        return [Row(f, 0) for f in sorted(matches, key=lambda f: _closeness(self.filter, f))]
 
     def current(self) -> Row | None:
         rows = self.visible()
@@ -129,14 +130,16 @@ class PickerState:
     def _text(self, file: str, outline: bool) -> str:
         if outline:
             from kopipasta.code.read.inventory import file_definitions, target_names
+            from kopipasta.data import format_of
             from kopipasta.errors import PatchError
             from kopipasta.loop.prompt import outline_text
 
             try:
                 definitions = file_definitions(self.root, file)
-                return outline_text(definitions, target_names(definitions))
             except PatchError:
-                pass
+                definitions = []
+            if definitions and not format_of(file):  # as the prompt: only code with definitions goes as its outline
+                return outline_text(definitions, target_names(definitions))
         try:
             return (self.root / file).read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -354,3 +357,26 @@ def _fuzzy(query: str, path: str) -> bool:
     """Whether the query's characters occur in the path in order (case-insensitive), as fzf matches."""
     rest = iter(path.lower())
     return all(char in rest for char in query.lower())
+
+
+def _closeness(query: str, path: str) -> tuple[bool, bool, int, str]:
+    """How well a matching path matches, best first: the query in the file's name, then anywhere
+    in the path, then the tightest stretch holding its characters in order."""
+    query, lowered = query.lower(), path.lower()
+    name = lowered.rsplit("/", 1)[-1]
+    return (query not in name, query not in lowered, _tightest(query, lowered), path)
+
+
+def _tightest(query: str, text: str) -> int:
+    """The length of the shortest stretch of `text` holding `query`'s characters in order."""
+    best = len(text) + 1
+    start = text.find(query[:1])
+    while start >= 0:
+        at = start
+        for char in query[1:]:
+            at = text.find(char, at + 1)
+            if at < 0:
+                return best
+        best = min(best, at - start + 1)
+        start = text.find(query[:1], start + 1)
+    return best
