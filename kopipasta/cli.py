@@ -133,7 +133,7 @@ def fail(message: str, status: int) -> None:
 
 
 # Options of `session` that may come first: `kopipasta -t "task" app.py`.
-_SESSION_OPTIONS = ("-t", "--task", "--root", "--template")
+_SESSION_OPTIONS = ("-t", "--task", "--root", "--template", "--outline")
 
 
 class _FilesOrCommand(click.Group):
