@@ -676,27 +676,18 @@ def _picked(root: Path, task: str, outline: tuple[str, ...]) -> tuple[tuple[str,
             "(the file picker needs a terminal on stdin and stdout)",
             2,
         )
-    from kopipasta.loop import picked as memory
-    from kopipasta.loop.picker import PickerState, pick
-    from kopipasta.loop.selection import select_files
+    from kopipasta.loop.picker import PickerUnavailable, choose
 
     settings = _settings(root)
-    candidates = select_files(["."], root, exclude=settings.exclude).files
-    if not candidates:
-        fail("No files to pick: the project holds no text file (after .gitignore and `exclude`)", 2)
-    last = memory.recall(root)
-    state = PickerState(candidates, root, last, settings.token_warning)
     try:
-        chosen = pick(state, task=None if task else last.task)
-    except (OSError, EOFError) as error:
-        fail(f"Cannot open the file picker: {error}", 1)
+        chosen = choose(root, task, exclude=settings.exclude, token_warning=settings.token_warning)
+    except PickerUnavailable as error:
+        fail(str(error), 2)
         raise AssertionError("unreachable") from None
     if chosen is None:
         click.echo("No files picked: nothing copied. Bye.")
         sys.exit(0)
-    task = task or chosen.task
-    memory.remember(root, memory.Picked(chosen.files, chosen.outline, task))
-    return chosen.files, task, (*outline, *("/" + f for f in chosen.outline))  # "/": this file, not its namesakes
+    return chosen.files, chosen.task, (*outline, *("/" + f for f in chosen.outline))  # "/": this file, not its namesakes
 
 
 if __name__ == "__main__":

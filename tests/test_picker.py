@@ -226,3 +226,21 @@ def test_the_filter_puts_the_closest_matches_first(tmp_path: Path) -> None:
     state = state_of(root)
     state.type("defin")  # in order in both; whole in one name
     assert [row.path for row in state.visible()] == ["lib/definitions.py", "app/code/find/init.py"]
+
+
+def test_the_session_warns_before_copying_a_prompt_over_token_warning(tmp_path: Path) -> None:
+    pytest.importorskip("pexpect")
+    root = make_project(tmp_path)
+    (root / "kopipasta.toml").write_text("token_warning = 10\n")
+    term = Terminal(root, clean_env(), "session", "app/main.py", "-t", "Say hello")
+    try:
+        term.wait_for("Keys: p ")
+        shown = term.output()
+        warning = "over the 10 of the `token_warning` setting: a chat model may cut it or lose track"
+        assert "⚠ This prompt is ≈" in shown and warning in shown
+        assert shown.index(warning) < shown.index("You will change the files below")  # before the copy
+        assert "⚠ Prompt printed above (1 file (app/main.py), ≈" in shown
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+    finally:
+        term.close()

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kopipasta.errors import PatchError
 from kopipasta.loop.picked import Picked
 from kopipasta.loop.tokens import TokenCount, count_tokens, short_count
 
@@ -46,6 +47,36 @@ class Row:
     @property
     def name(self) -> str:
         return self.path.rstrip("/").rsplit("/", 1)[-1] + ("/" if self.is_folder else "")
+
+
+class PickerUnavailable(PatchError):
+    """The picker cannot run here; the message says what to do instead."""
+
+
+def choose(root: Path, task: str, *, exclude: Sequence[str] = (), token_warning: int = 0) -> Picked | None:
+    """Open the picker over the project's text files; what was picked (kept for next time), or None.
+
+    `task`: the task `-t` gave ("" offers the last one in the task field). Raises PickerUnavailable.
+    """
+    from kopipasta.loop import picked as memory
+    from kopipasta.loop.selection import select_files
+
+    candidates = select_files(["."], root, exclude=exclude).files
+    if not candidates:
+        raise PickerUnavailable(
+            "No files to pick: the project holds no text file (after .gitignore and `exclude`)",
+            "name the files for the prompt: kopipasta FILE... -t TASK",
+        )
+    last = memory.recall(root)
+    try:
+        chosen = pick(PickerState(candidates, root, last, token_warning), task=None if task else last.task)
+    except (OSError, EOFError) as error:
+        raise PickerUnavailable(f"Cannot open the file picker: {error}", "name the files instead: kopipasta FILE... -t TASK") from None
+    if chosen is None:
+        return None
+    chosen = Picked(chosen.files, chosen.outline, task or chosen.task)
+    memory.remember(root, chosen)
+    return chosen
 
 
 class PickerState:
