@@ -24,8 +24,8 @@ from kopipasta.report import failure_line
 if TYPE_CHECKING:
     from kopipasta.code.find.definitions import Definition
 
-_HELD_BACK = "not written:"
-_STALE = "StaleTarget"  # staleness.StaleTarget, as Outcome.failure_kind names it  # engine._hold_back: held back by a failure on its file, or by --strict
+_HELD_BACK = "not written:"  # engine._hold_back: held back by a failure on its file, or by --strict
+_STALE = "StaleTarget"  # staleness.StaleTarget, as Outcome.failure_kind names it
 
 
 def feedback_message(report: Report, root: Path) -> str | None:

@@ -103,7 +103,7 @@ class PromptFile:
     text: str  # the contents, "\n" line endings, without a final newline
     targets: tuple[str, ...]  # `method Cart.total`, or for data files the top-level key paths
     kind: str  # "code" (TARGET_NODE), "data" (TARGET_PATH) or "text" (whole file only)
-    # Sent as its definitions only (`--outline`, the `outline` setting, the picker's `o`): `text`
+    # Sent as its definitions only (`--outline`, the `outline` setting, the picker's ctrl-o): `text`
     # is then the list `kopipasta nodes` prints, one `kind name  lines` a line, and `lines` the file's length.
     outline: bool = False
     lines: int = 0

@@ -68,9 +68,9 @@ def run_session(
     from kopipasta.startup.shortrun import pace_for_a_long_run
 
     pace_for_a_long_run()  # the loop runs for minutes: the collector's usual pace
-    session = Session(files, task=task, root=root, template=template, console=console)
-    session.outline, session.token_warning = frozenset(outline), token_warning
-    return session.run()
+    return Session(
+        files, task=task, root=root, template=template, console=console, outline=outline, token_warning=token_warning
+    ).run()
 
 
 def apply_stdin_once(root: Path, console: Console, *, files_named: bool = True) -> int:
@@ -115,6 +115,8 @@ class Session:
         root: Path,
         template: Path | None,
         console: Console,
+        outline: Collection[str] = (),
+        token_warning: int = DEFAULT_TOKEN_WARNING,
     ) -> None:
         self.files = tuple(files)
         self.task = task
@@ -130,8 +132,8 @@ class Session:
         self.last_reply: str | None = None  # the reply p or d read last, for w
         self.last_report: Report | None = None  # its report, for f and w
         self.feedback: str | None = None  # the correction message last copied
-        self.outline: frozenset[str] = frozenset()  # files sent as their definitions
-        self.token_warning = DEFAULT_TOKEN_WARNING
+        self.outline = frozenset(outline)  # files sent as their definitions
+        self.token_warning = token_warning  # warn before copying a prompt above this many tokens
 
     # --- the loop ---------------------------------------------------------------
 
