@@ -620,7 +620,8 @@ Keys (no Enter needed):
   p  apply the reply on the clipboard, show the report and the diff
   d  the same as a dry run: show what would change, write nothing
   f  after a failure: copy a correction message for the model (the
-     failed blocks' reasons, the files' real targets, "resend only these")
+     failed blocks' reasons, the files' real targets, "resend only these";
+     for a target you changed since the prompt, its current code)
   w  after a failure: write the blocks of the last reply that succeeded
      (as `apply --partial`)
   u  undo the last apply (as `kopipasta undo`)
@@ -629,6 +630,11 @@ Keys (no Enter needed):
 
 \b
 FILES may be files, directories (walked, honouring .gitignore) and globs.
+With no FILES on a terminal, a file picker opens first: type to filter,
+space ticks a file or folder, ctrl-o sends a file as its definitions only,
+Enter goes on to the task (the last selection and task are offered again).
+The prompt's size in tokens is shown; above the token_warning setting
+(default 30000) a warning comes before the copy.
 Without a clipboard (over SSH, or no xclip/xsel/wl-clipboard), the prompt is
 sent with the terminal's OSC 52 sequence, and p and d read the reply from
 the terminal: paste it, then press Ctrl-D.
