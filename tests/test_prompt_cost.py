@@ -148,3 +148,19 @@ def test_a_reply_to_an_outline_prompt_targets_its_definitions(demo: Path) -> Non
     result = kopipasta("apply", "-", cwd=demo, stdin=reply)
     assert result.returncode == 0, result.stdout
     assert "        return len(self.items) == 0\n" in (demo / "app" / "cart.py").read_text()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tiktoken") is None, reason="tiktoken is not installed")
+def test_while_an_encoding_loads_tiktoken_reads_local_files_and_fetches_nothing(tmp_path: Path) -> None:
+    import tiktoken.load
+
+    from kopipasta.loop import tokens
+
+    cached = tmp_path / "cached.tiktoken"
+    cached.write_bytes(b"IQ== 0\n")
+    fetch = tiktoken.load.read_file
+    with tokens._no_downloads(tiktoken.load):
+        assert tiktoken.load.read_file(str(cached)) == b"IQ== 0\n"  # a cache on disk still loads
+        with pytest.raises(tokens._WouldDownload):
+            tiktoken.load.read_file("https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken")
+    assert tiktoken.load.read_file is fetch  # put back afterwards
