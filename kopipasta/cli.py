@@ -32,6 +32,14 @@ _TEMPLATE_OPTION = click.option(
     help="A Jinja2 template to render instead of .kopipasta/prompt.j2 or the built-in one.",
 )
 _TASK_OPTION = click.option("-t", "--task", default="", help="The task for the model, or @FILE to read it from a file.")
+_OUTLINE_OPTION = click.option(
+    "--outline",
+    "outline",
+    multiple=True,
+    metavar="GLOB",
+    help="Send the code files matching GLOB as their list of definitions (as `nodes` shows), not their text: "
+    "for files too long to be worth sending. Repeatable; adds to the `outline` setting.",
+)
 
 APPLY_EPILOG = """\b
 Besides TARGET_NODE blocks, text patches apply, strictly:
@@ -125,7 +133,7 @@ def fail(message: str, status: int) -> None:
 
 
 # Options of `session` that may come first: `kopipasta -t "task" app.py`.
-_SESSION_OPTIONS = ("-t", "--task", "--root", "--template")
+_SESSION_OPTIONS = ("-t", "--task", "--root", "--template", "--outline")
 
 
 class _FilesOrCommand(click.Group):
@@ -178,9 +186,9 @@ def _starts_a_session(first: str) -> bool:
 def main(ctx: click.Context) -> None:
     """Apply an LLM's reply to your code structurally: exact definitions, never fuzzy text.
 
-    Alone, `kopipasta` runs `kopipasta session` with no files (or, with a
-    reply piped on stdin, applies it). `kopipasta FILES... -t TASK` runs
-    `kopipasta session FILES... -t TASK`.
+    Alone, `kopipasta` opens a file picker on a terminal, then runs the session
+    (with a reply piped on stdin, it applies it). `kopipasta FILES... -t TASK`
+    runs `kopipasta session FILES... -t TASK`.
     """
     if ctx.invoked_subcommand is None:
         ctx.invoke(session)
@@ -495,8 +503,11 @@ def _print_nodes(listed: list[tuple[str, list[tuple[str, str, str]]]]) -> None:
 @_TASK_OPTION
 @_ROOT_OPTION
 @_TEMPLATE_OPTION
+@_OUTLINE_OPTION
 @click.option("--stdout", "to_stdout", is_flag=True, help="Print the prompt instead of copying it to the clipboard.")
-def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path | None, to_stdout: bool) -> None:
+def prompt_command(
+    files: tuple[str, ...], task: str, root: Path, template: Path | None, outline: tuple[str, ...], to_stdout: bool
+) -> None:
     """Copy a prompt for FILES to the clipboard: the task, the files, the names it can target, and the reply format.
 
     FILES are files, directories (walked, honouring .gitignore, skipping binary
@@ -505,21 +516,28 @@ def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path
     terminal's OSC 52 sequence when stdout is a terminal, else printed.
     """
     from kopipasta.errors import PatchError
-    from kopipasta.loop.prompt import estimate_tokens, render_prompt
+    from kopipasta.loop.prompt import render_prompt
+    from kopipasta.loop.tokens import count_tokens, may_exceed, warning_line
 
     task = read_task(task)
-    selected, template = _selection(files, root, template)
+    chosen = _selection(files, root, template, outline)
+    selected = chosen.files
     try:
-        text = render_prompt(selected, task=task, root=root, template=template)
+        text = render_prompt(selected, task=task, root=root, template=chosen.template, outline=chosen.outline)
     except PatchError as error:
         fail(str(error), 1)
+    tokens = count_tokens(text) if not to_stdout or may_exceed(text, chosen.token_warning) else None
+    warning = warning_line(tokens, chosen.token_warning) if tokens is not None else None
+    if warning:  # before the prompt lands: on stderr, so --stdout stays the prompt alone
+        click.echo(warning, err=True)
     if to_stdout:
         click.echo(text, nl=False)
         return
+    assert tokens is not None
     from kopipasta.loop.clipboard import copy_osc52, copy_text, osc52_note
 
     count = len(selected)
-    size = f"{count} file{'s' if count != 1 else ''}, ~{estimate_tokens(text):,} tokens"
+    size = f"{count} file{'s' if count != 1 else ''}, {tokens.label()}"
     empty_task = "" if task.strip() else " It ends with an empty task: write yours below it in the chat."
     reason = copy_text(text)
     if reason is None:
@@ -532,16 +550,28 @@ def prompt_command(files: tuple[str, ...], task: str, root: Path, template: Path
         click.echo(f"⚠ Prompt printed, not copied: {reason}", err=True)
 
 
-def _selection(files: tuple[str, ...], root: Path, template: Path | None) -> tuple[list[str], Path | None]:
-    """FILES (files, directories, globs) as root-relative files, and the template the settings name."""
-    from kopipasta.loop.selection import select_files
+class _Chosen:
+    """What a prompt is made of: the files, the template, which files go as their outline, the warning's threshold."""
+
+    def __init__(self, files: list[str], template: Path | None, outline: set[str], token_warning: int) -> None:
+        self.files, self.template, self.outline, self.token_warning = files, template, outline, token_warning
+
+
+def _settings(root: Path) -> Any:
     from kopipasta.loop.settings import SettingsProblem, load_settings
 
     try:
-        settings = load_settings(root)
+        return load_settings(root)
     except SettingsProblem as error:
         fail(str(error), 1)
         raise AssertionError("unreachable") from None
+
+
+def _selection(files: tuple[str, ...], root: Path, template: Path | None, outline: tuple[str, ...] = ()) -> _Chosen:
+    """FILES (files, directories, globs) as root-relative files, with the settings that shape the prompt."""
+    from kopipasta.loop.selection import matching, select_files
+
+    settings = _settings(root)
     selection = select_files(files, root, exclude=settings.exclude)
     for empty in selection.empty:
         click.echo(f"⚠ {empty} matched no text file (after .gitignore)", err=True)
@@ -550,7 +580,12 @@ def _selection(files: tuple[str, ...], root: Path, template: Path | None) -> tup
         click.echo(f"⚠ Skipped {count} file{'s' if count != 1 else ''} that {'are' if count != 1 else 'is'} not text", err=True)
     if files and not selection.files:
         fail("No files to put in the prompt: every directory and glob given matched nothing", 1)
-    return list(selection.files), template if template is not None else settings.template
+    return _Chosen(
+        list(selection.files),
+        template if template is not None else settings.template,
+        matching(selection.files, (*settings.outline, *outline)),
+        settings.token_warning,
+    )
 
 
 MCP_EPILOG = """\b
@@ -633,7 +668,8 @@ Keys (no Enter needed):
   p  apply the reply on the clipboard, show the report and the diff
   d  the same as a dry run: show what would change, write nothing
   f  after a failure: copy a correction message for the model (the
-     failed blocks' reasons, the files' real targets, "resend only these")
+     failed blocks' reasons, the files' real targets, "resend only these";
+     for a target you changed since the prompt, its current code)
   w  after a failure: write the blocks of the last reply that succeeded
      (as `apply --partial`)
   u  undo the last apply (as `kopipasta undo`)
@@ -642,6 +678,11 @@ Keys (no Enter needed):
 
 \b
 FILES may be files, directories (walked, honouring .gitignore) and globs.
+With no FILES on a terminal, a file picker opens first: type to filter,
+space ticks a file or folder, ctrl-o sends a file as its definitions only,
+Enter goes on to the task (the last selection and task are offered again).
+The prompt's size in tokens is shown; above the token_warning setting
+(default 30000) a warning comes before the copy.
 Without a clipboard (over SSH, or no xclip/xsel/wl-clipboard), the prompt is
 sent with the terminal's OSC 52 sequence, and p and d read the reply from
 the terminal: paste it, then press Ctrl-D.
@@ -655,17 +696,52 @@ as `kopipasta apply` would, with the same exit status.
 @_TASK_OPTION
 @_ROOT_OPTION
 @_TEMPLATE_OPTION
-def session(files: tuple[str, ...], task: str, root: Path, template: Path | None) -> None:
+@_OUTLINE_OPTION
+def session(files: tuple[str, ...], task: str, root: Path, template: Path | None, outline: tuple[str, ...]) -> None:
     """Copy a prompt for FILES, then apply the model's reply from the clipboard with one key.
 
-    This is what `kopipasta` alone runs. With no FILES the prompt holds just
-    the task and the reply format.
+    This is what `kopipasta` alone runs. With no FILES on a terminal it opens a
+    file picker over the project (the last selection and task are offered
+    again); without a terminal, a reply piped on stdin is applied.
     """
     from kopipasta.loop.session import run_session
 
     task = read_task(task)
-    selected, template = _selection(files, root, template)
-    sys.exit(run_session(selected, task=task, root=root, template=template))
+    if not files and sys.stdin is not None and sys.stdin.isatty():
+        files, task, outline = _picked(root, task, outline)
+    chosen = _selection(files, root, template, outline)
+    sys.exit(
+        run_session(
+            chosen.files, task=task, root=root, template=chosen.template,
+            outline=chosen.outline, token_warning=chosen.token_warning,
+        )
+    )
+
+
+def _picked(root: Path, task: str, outline: tuple[str, ...]) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
+    """No FILES on a terminal: the files, task and outlined files the picker gives; exits when it cannot run."""
+    import importlib.util
+
+    from kopipasta.plain import is_terminal
+
+    if not is_terminal(sys.stdout) or importlib.util.find_spec("termios") is None:
+        fail(
+            "No files given: name the files for the prompt, e.g. `kopipasta app/ 'src/**/*.ts' -t TASK` "
+            "(the file picker needs a terminal on stdin and stdout)",
+            2,
+        )
+    from kopipasta.loop.picker import PickerUnavailable, choose
+
+    settings = _settings(root)
+    try:
+        chosen = choose(root, task, exclude=settings.exclude, token_warning=settings.token_warning)
+    except PickerUnavailable as error:
+        fail(str(error), 2)
+        raise AssertionError("unreachable") from None
+    if chosen is None:
+        click.echo("No files picked: nothing copied. Bye.")
+        sys.exit(0)
+    return chosen.files, chosen.task, (*outline, *("/" + f for f in chosen.outline))  # "/": this file, not its namesakes
 
 
 if __name__ == "__main__":

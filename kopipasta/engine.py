@@ -223,6 +223,11 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
         before = state.document.source.data
         faults.hit("patch", patch.file)
         edit = apply_patch(patch, state.document)
+        if state.stale is not None and patch.operation is Operation.WHOLE_FILE:
+            # After reading, not before: a fragment replaces only its definitions (issue 21, item 5).
+            from kopipasta.code.read import staleness
+
+            staleness.check_file_block(patch, state.stale, edit.reading, edit.data)
         state.document = state.document.after(edit.data, edit.tree)
         added, removed = _line_counts(before, edit.data)
         status = Status.UNCHANGED if edit.data == before and state.document.source.exists else Status.APPLIED

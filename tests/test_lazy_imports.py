@@ -28,6 +28,8 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     "rich", "jinja2", "pyperclip", "libcst", "mcp", "pydantic", "anyio", "kopipasta.agents",
     "kopipasta.loop.session", "kopipasta.loop.prompt", "kopipasta.code.read.inventory", "kopipasta.loop.selection",
     "kopipasta.loop.clipboard", "kopipasta.loop.feedback", "kopipasta.loop.verify", "kopipasta.loop.applystats",
+    # the file picker and the token count (issue 21): a session's, a prompt's
+    "prompt_toolkit", "tiktoken", "kopipasta.loop.picker", "kopipasta.loop.picked", "kopipasta.loop.tokens",
     # other grammars' own packages (the pack's bindings are pinned exactly by `watched`)
     "tree_sitter_yaml", "tree_sitter_c_sharp", "tree_sitter_embedded_template",
     # features the reply does not use: text patches, data paths, insertions, merges, file blocks,
@@ -240,6 +242,13 @@ def test_a_prompt_of_named_files_does_not_import_the_gitignore_matcher(tmp_path:
     assert "tomllib" not in loaded  # no pyproject.toml or kopipasta.toml to read
     walked = loaded_modules(tmp_path, "prompt", ".", "-t", "Round the tax down", "--stdout")
     assert "pathspec" in walked
+
+
+def test_a_prompt_loads_neither_the_picker_nor_a_tokenizer_it_does_not_need(tmp_path: Path) -> None:
+    # prompt_toolkit only when the picker opens; a printed prompt far under `token_warning` is not counted.
+    (tmp_path / "cart.py").write_text(PYTHON_FILE)
+    loaded = loaded_modules(tmp_path, "prompt", "cart.py", "-t", "Round the tax down", "--stdout")
+    assert [m for m in loaded if m.startswith(("prompt_toolkit", "tiktoken", "kopipasta.loop.picker"))] == []
 
 
 def test_each_grammar_loads_from_the_pack_folder_looked_up_once() -> None:

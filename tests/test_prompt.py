@@ -228,8 +228,9 @@ def test_prompt_copies_and_says_so(project: Path, monkeypatch: pytest.MonkeyPatc
     result = CliRunner().invoke(main, ["prompt", *SAMPLE_FILES, "--root", str(project), "-t", "Do it."])
     assert result.exit_code == 0, result.output
     assert clipboard == [render_prompt(SAMPLE_FILES, task="Do it.", root=project)]
-    tokens = (len(clipboard[0]) + 3) // 4
-    assert result.stdout == f"📋 Copied the prompt to the clipboard: 3 files, ~{tokens:,} tokens.\n"
+    from kopipasta.loop.tokens import count_tokens
+
+    assert result.stdout == f"📋 Copied the prompt to the clipboard: 3 files, {count_tokens(clipboard[0]).label()}.\n"
     assert result.stderr == ""
 
 

@@ -89,7 +89,8 @@ def test_an_edit_elsewhere_in_the_file_does_not_matter(tmp_path: Path) -> None:
 def test_a_whole_file_block_on_a_changed_file_is_stale(tmp_path: Path) -> None:
     root = _prompted(tmp_path)
     (root / "auth.py").write_text(USER_EDIT)
-    reply = "```python\n# FILE: auth.py\nimport hmac\n```\n"
+    # The whole file as the model last saw it, with one change (the reading says "whole file").
+    reply = "```python\n# FILE: auth.py\n" + AUTH.replace(':token"', ':v2"') + "```\n"
     result = kopipasta("apply", "-", cwd=root, stdin=reply)
     assert result.returncode == 1
     assert "auth.py changed since the prompt: the whole-file block would drop your edit" in result.stdout
@@ -122,3 +123,75 @@ def test_a_users_edit_stays_stale_after_an_apply_elsewhere(tmp_path: Path) -> No
     result = kopipasta("apply", "verify.md", cwd=root)
     assert result.returncode == 1
     assert "`verify_token` changed since the prompt" in result.stdout
+
+
+# Issue 21, item 5: the record must not change how a file block is read.
+MAKE_FRAGMENT = '''\
+Here is the updated function:
+
+```python
+# FILE: auth.py
+def make_token(user):
+    return f"{user}:v2"
+```
+'''
+
+
+def test_a_fragment_of_an_unchanged_definition_applies_beside_an_edit(tmp_path: Path) -> None:
+    root = _prompted(tmp_path)
+    (root / "auth.py").write_text(USER_EDIT)
+    result = kopipasta("apply", "-", cwd=root, stdin=MAKE_FRAGMENT)
+    assert result.returncode == 0, result.stdout
+    assert "inferred fragment" in result.stdout
+    assert (root / "auth.py").read_text() == USER_EDIT.replace(':token"', ':v2"')
+
+
+def test_a_fragment_of_a_changed_definition_is_stale_and_named(tmp_path: Path) -> None:
+    root = _prompted(tmp_path)
+    (root / "auth.py").write_text(USER_EDIT)
+    fragment = VERIFY_REPLY.replace("# TARGET_NODE: function verify_token\n", "")
+    result = kopipasta("apply", "-", cwd=root, stdin=fragment)
+    assert result.returncode == 1
+    assert (
+        "❌ `verify_token` changed since the prompt (lines 8–14): the inferred fragment block would drop your edit"
+        " — re-prompt, or `--force`"
+    ) in result.stdout
+    assert "whole-file" not in result.stdout
+    assert (root / "auth.py").read_text() == USER_EDIT
+
+
+def test_an_old_record_does_not_turn_a_fragment_into_a_whole_file(tmp_path: Path) -> None:
+    """The same fragment reads the same with and without a record from an earlier session."""
+    root = _prompted(tmp_path)
+    (root / "auth.py").write_text(AUTH.replace("import hmac\n", "import hmac\nimport os\n"))
+    with_record = kopipasta("apply", "-", cwd=root, stdin=MAKE_FRAGMENT)
+    assert with_record.returncode == 0, with_record.stdout
+    assert "inferred fragment" in with_record.stdout and "whole-file" not in with_record.stdout
+
+
+def test_the_correction_for_a_stale_target_carries_its_current_code(tmp_path: Path) -> None:
+    root = _prompted(tmp_path)
+    (root / "auth.py").write_text(USER_EDIT)
+    result = kopipasta("apply", "verify.md", "--feedback", cwd=root)
+    assert result.returncode == 1
+    message = result.stdout
+    assert "- block 1 (FILE: auth.py, TARGET_NODE: function verify_token): `verify_token` changed since the prompt (lines 8–14): applying would drop your edit\n" in message
+    current = USER_EDIT[USER_EDIT.index("def verify_token") :].rstrip("\n")
+    assert (
+        "The user changed this code since you saw it; write your blocks on it, as it is now:\n\n"
+        f"auth.py, function verify_token:\n```python\n{current}\n```\n"
+    ) in message
+    assert "--force" not in message and "def make_token" not in message
+    # The model has the current code now: a reply written on it is not stale.
+    again = kopipasta("apply", "verify.md", cwd=root)
+    assert again.returncode == 0, again.stdout
+
+
+def test_a_whole_file_block_that_leaves_the_users_file_as_it_is_is_not_stale(tmp_path: Path) -> None:
+    root = _prompted(tmp_path)
+    (root / "auth.py").write_text(USER_EDIT)
+    reply = "```python\n# FILE: auth.py\n" + USER_EDIT + "```\n"
+    result = kopipasta("apply", "-", cwd=root, stdin=reply)
+    assert result.returncode == 0, result.stdout
+    assert "unchanged" in result.stdout
+    assert (root / "auth.py").read_text() == USER_EDIT

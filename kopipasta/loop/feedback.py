@@ -6,18 +6,26 @@ block's one-line reason and hint, the blocks held back with it (they must come
 again, or the next apply loses them), what the files involved really define
 now (the inventory `kopipasta nodes` shows), and the instruction to resend
 only those blocks, in the protocol. No file contents: the model has them in
-the conversation, and the names are what it got wrong.
+the conversation, and the names are what it got wrong; except for a block
+that failed because the user changed its target since the prompt: the model's
+copy is out of date, so the current code of what changed goes with it (and the
+prompt record learns that the model has seen it).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kopipasta.errors import PatchError
 from kopipasta.model import DIRECTIVE_OF_OPERATION, Operation, Outcome, Report, Status
 from kopipasta.report import failure_line
 
+if TYPE_CHECKING:
+    from kopipasta.code.find.definitions import Definition
+
 _HELD_BACK = "not written:"  # engine._hold_back: held back by a failure on its file, or by --strict
+_STALE = "StaleTarget"  # staleness.StaleTarget, as Outcome.failure_kind names it
 
 
 def feedback_message(report: Report, root: Path) -> str | None:
@@ -43,6 +51,10 @@ def feedback_message(report: Report, root: Path) -> str | None:
     if files:
         lines += ["", "What these files define now (target exactly these names):"]
         lines += [f"- {_inventory_line(root, file)}" for file in files]
+    stale = list(dict.fromkeys(o.file for o in failed if o.failure_kind == _STALE and o.file))
+    if stale:
+        lines += ["", "The user changed this code since you saw it; write your blocks on it, as it is now:"]
+        lines += _current_code(root, stale)
     if any(o.failure_kind == "TargetNotFound" and o.operation is Operation.REPLACE_NODE for o in failed):
         lines += ["", "TARGET_NODE replaces a definition that exists; to add a new one, use `INSERT_AFTER: kind name` of an existing one."]
     lines += [
@@ -54,9 +66,40 @@ def feedback_message(report: Report, root: Path) -> str | None:
     return "\n".join(lines) + "\n"
 
 
+def _current_code(root: Path, files: list[str]) -> list[str]:
+    """The current code the stale blocks touched: each changed definition, or the whole file when the
+    change is outside them; marked as shown in the prompt record, since the model now has it."""
+    from kopipasta.code.read import staleness
+    from kopipasta.disk.workspace import load
+    from kopipasta.loop.prompt import fence_for, info_string
+
+    lines: list[str] = []
+    for file in files:
+        try:
+            source = load(root, file)
+        except (PatchError, OSError):
+            continue
+        changed = staleness.changed_since_prompt(root, source)
+        if changed is None:
+            continue
+        names = list(changed.spans)
+        parts = [(f"{file}, {_kind_name(changed.named(name), name)}", changed.code_of(name)) for name in names]
+        parts = parts or [(file, source.data)]
+        for title, code in parts:
+            text = code.decode("utf-8", "replace").replace("\r\n", "\n").rstrip("\n")
+            fence = fence_for(text)
+            lines += ["", f"{title}:", f"{fence}{info_string(file)}", text, fence]
+        staleness.shown_again(root, source, names, whole=not names)
+    return lines
+
+
+def _kind_name(definition: Definition | None, name: str) -> str:
+    return name if definition is None else f"{definition.kind} {name}"
+
+
 def _reason(outcome: Outcome) -> str:
-    """The failure line, without hints that speak to the user (`kopipasta nodes …`) rather than the model."""
-    if "kopipasta " in outcome.hint:
+    """The failure line, without hints that speak to the user (`kopipasta nodes …`, `--force`) rather than the model."""
+    if "kopipasta " in outcome.hint or outcome.failure_kind == _STALE:
         return outcome.message
     return failure_line(outcome)
 

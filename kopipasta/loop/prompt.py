@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -103,6 +103,10 @@ class PromptFile:
     text: str  # the contents, "\n" line endings, without a final newline
     targets: tuple[str, ...]  # `method Cart.total`, or for data files the top-level key paths
     kind: str  # "code" (TARGET_NODE), "data" (TARGET_PATH) or "text" (whole file only)
+    # Sent as its definitions only (`--outline`, the `outline` setting, the picker's ctrl-o): `text`
+    # is then the list `kopipasta nodes` prints, one `kind name  lines` a line, and `lines` the file's length.
+    outline: bool = False
+    lines: int = 0
 
 
 @dataclass(frozen=True)
@@ -230,9 +234,16 @@ _DATA_GENERIC = {
 
 
 def render_prompt(
-    files: Sequence[str], *, task: str, root: Path, template: Path | None = None
+    files: Sequence[str],
+    *,
+    task: str,
+    root: Path,
+    template: Path | None = None,
+    outline: Collection[str] = (),
 ) -> str:
     """The prompt for `files` (paths relative to `root`) and `task`.
+
+    A code file in `outline` is sent as its list of definitions instead of its text.
 
     Raises PatchError subclasses: ConfinementError, TargetNotFound (a missing
     file), UnsupportedFile (a folder, a file that is not UTF-8), TemplateProblem.
@@ -240,7 +251,8 @@ def render_prompt(
     sources = _load_all(files, root)
     inventories = [_inventory(source) for source in sources]
     remember_prompt(root, inventories)  # what the model was shown, for stale targets (issue 11)
-    prompt_files = [_prompt_file(source, definitions) for source, definitions in inventories]
+    outlined = {normalise(file) for file in outline}
+    prompt_files = [_prompt_file(source, definitions, source.path in outlined) for source, definitions in inventories]
     examples = _examples(inventories, root, task)
     context: dict[str, object] = {"task": task.strip(), "files": prompt_files, "examples": examples}
     text = _render(root, template, context)
@@ -286,6 +298,11 @@ def _text(source: Source) -> str:
     return source.data.decode("utf-8").replace("\r\n", "\n")
 
 
+def info_string(path: str) -> str:
+    """The fence's info string for a file: python, tsx, json, … ("" when unknown)."""
+    return _info(path)
+
+
 def _info(path: str) -> str:
     suffix = PurePosixPath(path).suffix.lower()
     return _INFO_STRINGS.get(suffix, suffix.lstrip("."))
@@ -301,7 +318,7 @@ def _inventory(source: Source) -> _Inventory:
         return source, None
 
 
-def _prompt_file(source: Source, definitions: list[Definition] | None) -> PromptFile:
+def _prompt_file(source: Source, definitions: list[Definition] | None, outline: bool = False) -> PromptFile:
     text = _text(source).rstrip("\n")
     kind = "text" if definitions is None else "data" if data_formats.format_of(source.path) else "code"
     names = target_names(definitions or [])
@@ -309,7 +326,22 @@ def _prompt_file(source: Source, definitions: list[Definition] | None) -> Prompt
         targets = tuple(f"{d.kind} {name}" for d, name in zip(definitions or [], names, strict=True))
     else:
         targets = tuple(names)
-    return PromptFile(source.path, _info(source.path), fence_for(text), text, targets, kind)
+    if outline and kind == "code" and definitions:
+        # Only code has definitions to target by name; data and text files go whole whatever was asked.
+        listing = outline_text(definitions, names)
+        return PromptFile(source.path, "text", fence_for(listing), listing, targets, kind, True, text.count("\n") + 1)
+    return PromptFile(source.path, _info(source.path), fence_for(text), text, targets, kind, False, text.count("\n") + 1)
+
+
+def outline_text(definitions: Sequence[Definition], names: Sequence[str]) -> str:
+    """A file's definitions as `kopipasta nodes` lists them: `kind  name  lines`, aligned."""
+    kind_width = max((len(d.kind) for d in definitions), default=0)
+    name_width = max((len(name) for name in names), default=0)
+    rows = []
+    for definition, name in zip(definitions, names, strict=True):
+        lines = str(definition.line) if definition.line == definition.end_line else f"{definition.line}-{definition.end_line}"
+        rows.append(f"{definition.kind.ljust(kind_width)}  {name.ljust(name_width)}  {lines}")
+    return "\n".join(rows)
 
 
 # --- examples -----------------------------------------------------------------

@@ -163,3 +163,13 @@ class _Ignore:
             if self.ignored(part, directory=not is_last or part.is_dir()):
                 return True
         return False
+
+
+def matching(files: Iterable[str], patterns: Sequence[str]) -> set[str]:
+    """The files (root-relative) that one of the gitignore-style `patterns` matches."""
+    if not patterns:
+        return set()
+    import pathspec
+
+    spec = pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+    return {file for file in files if spec.match_file(file)}

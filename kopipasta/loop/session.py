@@ -8,7 +8,8 @@ contents, `q` (or Ctrl-C, Ctrl-D) quits.
 The terminal is put in cbreak mode only while a key is awaited and restored
 right after, in a `finally`, so actions, the paste area, a crash or Ctrl-C
 all see (and leave) the terminal as it was. Without a terminal on stdin the
-session reads one reply from stdin and behaves exactly like `apply`.
+session reads one reply from stdin and behaves exactly like `apply` (with no
+FILES and nothing on stdin, it says what to pass).
 
 Where there is no clipboard mechanism, `p` and `d` read the reply from a
 paste area in the terminal instead (ended with Ctrl-D), and the loop says
@@ -19,17 +20,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import select
-import signal
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Collection, Sequence
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING
 
 from kopipasta.disk import journal
 from kopipasta.errors import PatchError
+from kopipasta.loop.keys import read_key, signals_exit
+from kopipasta.loop.settings import DEFAULT_TOKEN_WARNING
 from kopipasta.model import Status
 from kopipasta.report import error_text
 
@@ -43,9 +42,6 @@ KEY_HELP = "Keys: p apply the clipboard · d dry run · u undo · r re-copy the 
 # Without a clipboard tool, p reads the reply from the paste area.
 KEY_HELP_PASTE = "Keys: p paste a reply and apply it · d dry run · u undo · r re-copy the prompt · q quit"
 _CTRL_C, _CTRL_D, _ESC = "\x03", "\x04", "\x1b"
-# How long to keep collecting bytes after a key: an escape sequence or a paste
-# arrives in one burst, a person's next key does not.
-_BURST_SECONDS = 0.05
 
 
 def run_session(
@@ -54,29 +50,44 @@ def run_session(
     task: str,
     root: Path,
     template: Path | None = None,
+    outline: Collection[str] = (),
+    token_warning: int = DEFAULT_TOKEN_WARNING,
 ) -> int:
-    """Run the loop on a terminal, or apply stdin once without one; returns the exit status."""
+    """Run the loop on a terminal, or apply stdin once without one; returns the exit status.
+
+    `outline`: files sent as their definitions; `token_warning`: warn above this many tokens.
+    """
     from kopipasta.report import make_console
 
     console = make_console()
     stdin = sys.stdin
     if stdin is None or not stdin.isatty():
-        return apply_stdin_once(root, console)
+        return apply_stdin_once(root, console, files_named=bool(files))
     if importlib.util.find_spec("termios") is None:
         console.print("❌ The key loop needs a Unix terminal: pipe the reply to `kopipasta apply` instead", markup=False)
         return 1
     from kopipasta.startup.shortrun import pace_for_a_long_run
 
     pace_for_a_long_run()  # the loop runs for minutes: the collector's usual pace
-    return Session(files, task=task, root=root, template=template, console=console).run()
+    return Session(
+        files, task=task, root=root, template=template, console=console, outline=outline, token_warning=token_warning
+    ).run()
 
 
-def apply_stdin_once(root: Path, console: Console) -> int:
+def apply_stdin_once(root: Path, console: Console, *, files_named: bool = True) -> int:
     """No terminal: the reply is on stdin; apply it as `kopipasta apply` would."""
     from kopipasta.engine import apply_reply
     from kopipasta.report import EXIT_FAILED, EXIT_NO_PATCH, exit_status, print_report
 
     data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    if not files_named and not data.strip():
+        # Bare `kopipasta` from a script or cron: neither files for a prompt nor a reply to apply.
+        console.print(
+            "❌ No files given and no reply on stdin: name the files for the prompt "
+            "(`kopipasta app/ -t TASK`, in a terminal), or pipe a reply to apply (`kopipasta apply reply.md`)",
+            markup=False,
+        )
+        return EXIT_NO_PATCH
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -111,6 +122,8 @@ class Session:
         root: Path,
         template: Path | None,
         console: Console,
+        outline: Collection[str] = (),
+        token_warning: int = DEFAULT_TOKEN_WARNING,
     ) -> None:
         self.files = tuple(files)
         self.task = task
@@ -129,13 +142,15 @@ class Session:
         self.last_reply: str | None = None  # the reply p or d read last, for w
         self.last_report: Report | None = None  # its report, for f and w
         self.feedback: str | None = None  # the correction message last copied
+        self.outline = frozenset(outline)  # files sent as their definitions
+        self.token_warning = token_warning  # warn before copying a prompt above this many tokens
 
     # --- the loop ---------------------------------------------------------------
 
     def run(self) -> int:
         import termios
 
-        with _signals_exit():
+        with signals_exit():
             try:
                 if not self.copy_prompt(first=True):
                     return 1
@@ -241,7 +256,7 @@ class Session:
             self.say("Nothing held back: every block of the last reply that succeeded is already written (or nothing succeeded).")
             return
         try:
-            report = apply_reply(self.last_reply, self.root, partial=True, documents=self.documents)
+            report = _with_session_hints(apply_reply(self.last_reply, self.root, partial=True, documents=self.documents))
         except (OSError, journal.JournalError) as error:
             self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return
@@ -261,16 +276,21 @@ class Session:
 
     def copy_prompt(self, *, first: bool) -> bool:
         """Render and copy the prompt (print it where there is no clipboard); False on failure."""
-        from kopipasta.loop.prompt import estimate_tokens, render_prompt
+        from kopipasta.loop.prompt import render_prompt
+        from kopipasta.loop.tokens import count_tokens, warning_line
 
         try:
-            text = render_prompt(self.files, task=self.task, root=self.root, template=self.template)
+            text = render_prompt(self.files, task=self.task, root=self.root, template=self.template, outline=self.outline)
         except PatchError as error:
             self.say(f"❌ Cannot render the prompt: {error}")
             return False
         self.prompt = text
         what = _files_label(self.files)
-        size = f"~{estimate_tokens(text):,} tokens"
+        tokens = count_tokens(text)
+        size = tokens.label()
+        warning = warning_line(tokens, self.token_warning)
+        if warning:
+            self.say(warning)
         how = self.copy(text)
         verb = "copied" if first else "re-copied"
         if how == "clipboard":
@@ -279,8 +299,6 @@ class Session:
             self.say(f"⚠ Prompt printed above ({what}, {size}) and {_osc52_note()}: {self.copy_problem}.")
         else:
             self.say(f"⚠ Prompt printed above, not copied ({what}, {size}): {self.copy_problem}.")
-        if first and not self.files:
-            self.say("No files given: the prompt holds only the task and the reply format; name files to include them: kopipasta session FILE...")
         if first and not self.task.strip():
             self.say("No task given (-t): the prompt ends with an empty task; write yours after it in the chat.")
         return True
@@ -310,7 +328,7 @@ class Session:
         if text is None:
             return
         try:
-            report = apply_reply(text, self.root, dry_run=dry_run, documents=self.documents)
+            report = _with_session_hints(apply_reply(text, self.root, dry_run=dry_run, documents=self.documents))
         except (OSError, journal.JournalError) as error:
             self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return
@@ -344,6 +362,8 @@ class Session:
             steps.append("Nothing written")
         elif report.written:
             steps.append("u undoes this apply")
+        if any(o.failure_kind == STALE for o in report.outcomes):
+            steps.append("r re-copies the prompt with the current code")
         if failed:
             steps.append("f copies a correction message for the model")
             if held:
@@ -417,51 +437,19 @@ class Session:
         stream.flush()
 
 
-def read_key(fd: int) -> str:
-    """One key press, without Enter or echo; the terminal's mode is restored before returning.
-
-    An escape sequence or pasted text arrives as one burst and is returned
-    whole, so a paste holding a `p` never applies anything. Ctrl-C raises
-    KeyboardInterrupt; "" means the terminal is gone.
-    """
-    import termios
-    import tty
-
-    saved = termios.tcgetattr(fd)
-    try:
-        tty.setcbreak(fd, termios.TCSANOW)
-        data = os.read(fd, 1024)
-        while data and select.select([fd], [], [], _BURST_SECONDS)[0]:
-            more = os.read(fd, 65536)
-            if not more:
-                break
-            data += more
-    except OSError:  # the terminal went away (EIO after a hang-up)
-        data = b""
-    finally:
-        with suppress(termios.error, OSError):  # a hung-up terminal cannot be restored, nor needs it
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-    return data.decode("utf-8", "replace")
+STALE = "StaleTarget"  # staleness.StaleTarget's name, as Outcome.failure_kind holds it
+# In the session the fix for a stale target is a key, not a flag: the model needs the current code.
+STALE_HINT = "press r to re-copy the prompt with the current code, or f to send the model just that code"
 
 
-@contextmanager
-def _signals_exit() -> Iterator[None]:
-    """SIGTERM and SIGHUP end the loop through `finally` blocks, like Ctrl-C."""
+def _with_session_hints(report: Report) -> Report:
+    """The report, its stale targets' hints naming the session's keys instead of `--force`."""
+    if not any(o.failure_kind == STALE for o in report.outcomes):
+        return report
+    from dataclasses import replace
 
-    def leave(signum: int, frame: FrameType | None) -> None:
-        raise SystemExit(128 + signum)
-
-    previous = {}
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is not None:
-            with suppress(ValueError):  # not the main thread: keep the defaults
-                previous[number] = signal.signal(number, leave)
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+    outcomes = tuple(replace(o, hint=STALE_HINT) if o.failure_kind == STALE else o for o in report.outcomes)
+    return replace(report, outcomes=outcomes)
 
 
 def _held_back(report: Report) -> list[int]:

@@ -10,6 +10,11 @@ Keys:
              (`--template` on the command line wins over it)
   exclude    a list of gitignore-style patterns skipped when a directory or
              glob is walked for the prompt (on top of .gitignore)
+  token_warning
+             warn before copying a prompt estimated above this many tokens
+             (default 30000; 0 never warns)
+  outline    a list of gitignore-style patterns: files matching one are sent
+             as their list of definitions, not their text (`--outline` adds more)
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ from kopipasta.errors import PatchError
 
 SETTINGS_FILE = "kopipasta.toml"
 PYPROJECT = "pyproject.toml"
-KNOWN_KEYS = ("template", "exclude")
+KNOWN_KEYS = ("template", "exclude", "token_warning", "outline")
+DEFAULT_TOKEN_WARNING = 30_000  # loop/tokens.py says why a warning; a chat model's budget says how much
 
 
 class SettingsProblem(PatchError):
@@ -36,6 +42,8 @@ class Settings:
     template: Path | None = None  # absolute (root / the configured path)
     exclude: tuple[str, ...] = ()
     source: str = ""  # where they were read, for messages
+    token_warning: int = DEFAULT_TOKEN_WARNING  # 0: never warn
+    outline: tuple[str, ...] = ()  # patterns of files sent as their definitions
 
 
 def load_settings(root: Path) -> Settings:
@@ -65,7 +73,16 @@ def load_settings(root: Path) -> Settings:
     exclude = merged.get("exclude", [])
     if not (isinstance(exclude, list) and all(isinstance(item, str) for item in exclude)):
         raise SettingsProblem(f"Setting 'exclude' in {where} must be a list of strings", "e.g. exclude = [\"*.lock\", \"dist/\"]")
-    return Settings(root / template if template else None, tuple(exclude), where)
+    token_warning = merged.get("token_warning", DEFAULT_TOKEN_WARNING)
+    if isinstance(token_warning, bool) or not isinstance(token_warning, int) or token_warning < 0:
+        raise SettingsProblem(
+            f"Setting 'token_warning' in {where} must be a whole number of tokens (0 never warns)",
+            "e.g. token_warning = 30000",
+        )
+    outline = merged.get("outline", [])
+    if not (isinstance(outline, list) and all(isinstance(item, str) for item in outline)):
+        raise SettingsProblem(f"Setting 'outline' in {where} must be a list of strings", "e.g. outline = [\"src/generated/*.ts\"]")
+    return Settings(root / template if template else None, tuple(exclude), where, token_warning, tuple(outline))
 
 
 def _read(path: Path) -> dict[str, Any] | None:

@@ -48,6 +48,16 @@ class Changed:
     definitions: tuple[Definition, ...]  # the file's definitions as on disk now
     names: tuple[str, ...]  # target_names of `definitions`
     spans: dict[str, tuple[int, int]]  # name → (line, end_line) now, for each changed definition
+    data: bytes = b""  # the file as on disk now (the bytes `definitions` are spans of)
+
+    def named(self, name: str) -> Definition | None:
+        """The definition whose target name is `name`, as on disk now."""
+        return next((d for d, known in zip(self.definitions, self.names, strict=True) if known == name), None)
+
+    def code_of(self, name: str) -> bytes:
+        """The current bytes of the definition `name` (with its decorators), b"" if it has none."""
+        definition = self.named(name)
+        return b"" if definition is None else self.data[definition.outer_start : definition.end]
 
 
 def _digest(data: bytes) -> str:
@@ -146,7 +156,7 @@ def changed_since_prompt(root: Path, source: Source, document: Document | None =
         for name, (line, end_line, digest) in _spans(source.data, definitions).items()
         if name in shown and digest not in _known(shown[name])
     }
-    return Changed(definitions, names, spans)
+    return Changed(definitions, names, spans, source.data)
 
 
 def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]], documents: Sequence[Document] = ()) -> None:
@@ -187,15 +197,40 @@ def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]], documen
         pass
 
 
+# The fix offered for a stale target; the session names its own key instead (loop/session.py).
+REPROMPT_HINT = "re-prompt, or `--force`"
+WHOLE_FILE_HINT = "re-prompt with the current file, or `--force`"
+
+
+def shown_again(root: Path, source: Source, names: Iterable[str], *, whole: bool = False) -> None:
+    """The model was just shown these definitions of `source` as they are now (a correction
+    message carries them), or the whole file: their current versions become known."""
+    try:
+        records = _read(root)
+        record = records.get(source.path)
+        if not isinstance(record, dict):
+            return
+        spans = _spans(source.data, _definitions(source))
+        shown = _shown(record)
+        for name in names:
+            if name in spans:
+                shown[name] = _add(_known(shown.get(name)), spans[name][2])
+        record["definitions"] = shown
+        if whole:
+            record["sha256"] = _add(_known(record.get("sha256")), _digest(source.data))
+        _write(root, records)
+    except Exception:  # noqa: BLE001 — as in `remember`
+        pass
+
+
 def check(patch: Patch, changed: Changed | None) -> None:
-    """Fail a block that would overwrite what the user changed since the prompt."""
-    if changed is None:
+    """Fail a targeted block that would overwrite what the user changed since the prompt.
+
+    A file block (FILE and no target) is checked after it is read, by `check_file_block`:
+    whether it is a whole file or a fragment is the reading's to say, not the record's.
+    """
+    if changed is None or patch.operation is Operation.WHOLE_FILE:
         return
-    if patch.operation is Operation.WHOLE_FILE:
-        raise StaleTarget(
-            f"{patch.file} changed since the prompt: the whole-file block would drop your edit",
-            "re-prompt with the current file, or `--force`",
-        )
     if patch.operation not in (Operation.REPLACE_NODE, Operation.DELETE_NODE) or not changed.spans:
         return
     from kopipasta.code.find.resolve import parse_target, resolve
@@ -210,8 +245,41 @@ def check(patch: Patch, changed: Changed | None) -> None:
         line, end_line = changed.spans[name]
         raise StaleTarget(
             f"`{name}` changed since the prompt (lines {line}–{end_line}): applying would drop your edit",
-            "re-prompt, or `--force`",
+            REPROMPT_HINT,
         )
+
+
+def check_file_block(patch: Patch, changed: Changed | None, reading: str, new_data: bytes) -> None:
+    """Fail a file block, as it was read, that would overwrite what the user changed since the prompt.
+
+    Read as a whole file, it replaces everything: any change since the prompt is dropped.
+    Read as a fragment or an elided file, it replaces only the definitions it restates:
+    it fails only if one of those changed since the prompt and the block's version differs
+    from the user's (`new_data`: the file after the block).
+    """
+    if changed is None or patch.operation is not Operation.WHOLE_FILE or new_data == changed.data:
+        return  # a block that leaves the file as the user has it drops nothing
+    if reading in ("", "whole file"):
+        raise StaleTarget(
+            f"{patch.file} changed since the prompt: the whole-file block would drop your edit",
+            WHOLE_FILE_HINT,
+        )
+    if not changed.spans:
+        return
+    after = Source(patch.file, new_data, False, "\n", True)
+    from kopipasta.code.read.inventory import target_names
+
+    definitions = _definitions(after)
+    now = {
+        name: new_data[d.outer_start : d.end]
+        for d, name in zip(definitions, target_names(definitions), strict=True)
+    }
+    for name, (line, end_line) in changed.spans.items():
+        if now.get(name) != changed.code_of(name):
+            raise StaleTarget(
+                f"`{name}` changed since the prompt (lines {line}–{end_line}): the {reading} block would drop your edit",
+                REPROMPT_HINT,
+            )
 
 
 def _read(root: Path) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
-name = 'prompt.j2@01642a5e266cc8c05c3164fb2b9a61bd'
+name = 'prompt.j2@3f20c32ddc344ebec31cbd896436c4a3'
 
 def root(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -55,6 +55,11 @@ def root(context, missing=missing):
         else:
             pass
             yield 'Targets: none (send the whole file to change it)\n'
+        if environment.getattr(l_1_file, 'outline'):
+            pass
+            yield 'Outline only: this file ('
+            yield str(environment.getattr(l_1_file, 'lines'))
+            yield " lines) is not shown, only its definitions and their lines. Target them by name as usual; never send this file whole; ask for a definition's code if you need to see it.\n"
         yield str(environment.getattr(l_1_file, 'fence'))
         yield str(environment.getattr(l_1_file, 'info'))
         yield '\n'
@@ -90,4 +95,4 @@ def root(context, missing=missing):
         yield '\n'
 
 blocks = {}
-debug_info = '14=39&15=43&16=45&17=48&18=50&19=53&23=58&24=61&25=63&34=67&43=71&44=73&46=75&47=78&48=81&50=83&57=87&58=89'
+debug_info = '14=39&15=43&16=45&17=48&18=50&19=53&23=58&24=61&26=63&27=66&28=68&37=72&46=76&47=78&49=80&50=83&51=86&53=88&60=92&61=94'
