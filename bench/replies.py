@@ -22,6 +22,7 @@ Nothing here is timed: speed is bench/bench.py's.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import random
 import subprocess
@@ -62,6 +63,7 @@ class Verdict:
     case: Case
     outcome: str  # applied, refused or wrong
     why: str  # for a wrong outcome: what happened; else the report's first message
+    diff: str = ""  # for bytes other than the intended ones: intended → written, cut short
 
 
 def _files_by_suffix() -> dict[str, list[tuple[str, Path]]]:
@@ -147,8 +149,10 @@ def judge(case: Case, scratch: Path) -> Verdict:
     )
     after = _snapshot(project)
     said = _first_message(run.stdout)
-    if "Traceback" in run.stdout + run.stderr:
+    if "Traceback (most recent call last)" in run.stderr:
         return Verdict(case, "wrong", "a traceback reached the user: " + run.stderr.strip().splitlines()[-1])
+    if said is None:
+        return Verdict(case, "wrong", f"no JSON report on stdout, exit {run.returncode}: {run.stdout.strip()[:200]}")
     if case.intended is not None:
         intended = dict(before, **{case.site.path: case.intended.encode("utf-8")})
         if after == intended:
@@ -162,15 +166,26 @@ def judge(case: Case, scratch: Path) -> Verdict:
     others = [name for name in changed if name not in meant]
     if others:
         return Verdict(case, "wrong", f"changed what the reply did not mean: {', '.join(others)} ({said})")
-    return Verdict(case, "wrong", f"wrote bytes other than the intended ones, exit {run.returncode} ({said})")
+    written = after.get(case.site.path, b"").decode("utf-8", "replace")
+    return Verdict(
+        case,
+        "wrong",
+        f"wrote bytes other than the intended ones, exit {run.returncode} ({said})",
+        _diff(case.intended or case.site.text, written),
+    )
 
 
-def _first_message(stdout: str) -> str:
-    """The report's reading and message of its first block, for the record."""
+def _diff(intended: str, written: str) -> str:
+    lines = difflib.unified_diff(intended.splitlines(True), written.splitlines(True), "intended", "written", n=1)
+    return "".join(list(lines)[:40])
+
+
+def _first_message(stdout: str) -> str | None:
+    """The report's status and message of its first block, for the record; None if it is not JSON."""
     try:
         report = json.loads(stdout)
     except ValueError:
-        return stdout.strip()[:200]
+        return None
     blocks = report.get("blocks") or []
     if not blocks:
         return str(report.get("error") or "no blocks")[:200]
@@ -216,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES_BY_NAME), help="only this shape (repeatable)")
     parser.add_argument("--wrong", action="store_true", help="list each wrong case and what happened")
+    parser.add_argument("--diff", action="store_true", help="with --wrong: the intended bytes → the written ones")
     parser.add_argument("--keep", type=Path, help="keep each case's reply.md and project under this folder")
     options = parser.parse_args(argv)
     cases = list(all_cases(options.cases, options.seed, options.shape))
@@ -226,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         for verdict in verdicts:
             if verdict.outcome == "wrong":
                 print(f"- {verdict.case.label}: {verdict.why}")
+                if options.diff and verdict.diff:
+                    print("  " + verdict.diff.replace("\n", "\n  ").rstrip())
     return 0
 
 

@@ -299,6 +299,70 @@ def skeleton_without_markers(site: Site, source: SourceFile, rng: random.Random)
     return Reply(text, _file_text(changed(site)))
 
 
+# A new member per extension ({name}, {unit}: the file's indentation unit), as a model writes one.
+_NEW_MEMBER = {
+    ".py": ["def {name}(self):", "{unit}return None"],
+    ".ts": ["{name}(): void {{", "{unit}return;", "}}"],
+    ".tsx": ["{name}(): void {{", "{unit}return;", "}}"],
+    ".rb": ["def {name}", "{unit}nil", "end"],
+    ".rs": ["pub fn {name}(&self) -> bool {{", "{unit}true", "}}"],
+}
+
+
+def new_member(site: Site, source: SourceFile, rng: random.Random) -> Reply | None:
+    """Cursor: a new method after a restated one, between two placeholders: it goes right after it."""
+    lines = site.lines
+    template = _NEW_MEMBER.get(site.suffix)
+    following = next((row for row in range(site.last + 1, len(lines)) if lines[row].strip()), None)
+    if template is None or following is None or site.containers[-1].kind not in ("class", "impl"):
+        return None
+    if not lines[following].startswith(site.member_indent) or lines[following][len(site.member_indent)] in " \t}":
+        return None  # the method is the last of its class: where a new one goes after it is the reading's choice
+    if lines[following].strip() in ("end", "}"):
+        return None
+    name = f"{site.name.rstrip('?!')}_hook" if site.suffix in (".py", ".rb", ".rs") else f"{site.name}Hook"
+    if name in site.text:
+        return None
+    unit = site.body_indent[len(site.member_indent) :]
+    added = [site.member_indent + line.format(name=name, unit=unit) for line in template]
+    gap = following - site.last - 1
+    middle = lines[site.first : site.last + 1] + [""] + added
+    payload = _skeleton(site, middle, " ... existing code ...")
+    text = f"Add a `{name}` method after `{site.name}`:\n\n" + _block(f"{_info(site)}:{site.path}", payload)
+    intended = lines[: site.last + 1] + [""] * gap + added + lines[site.last + 1 :]
+    return Reply(text, _file_text(intended))
+
+
+def renamed_beside_neighbour(site: Site, source: SourceFile, rng: random.Random) -> Reply | None:
+    """A function renamed, sent with its unchanged neighbour: the rename in place, or a refusal; never both names."""
+    lines = site.lines
+    neighbours = [t for t in source.top_level if t[2] < site.first or t[1] > site.last]
+    before = [t for t in neighbours if t[2] < site.first and not any(lines[r].strip() for r in range(t[2] + 1, site.first))]
+    after = [t for t in neighbours if t[1] > site.last and not any(lines[r].strip() for r in range(site.last + 1, t[1]))]
+    if site.containers or not (before or after):
+        return None
+    name = site.name + ("_v2" if site.suffix in (".py", ".rb", ".rs", ".go") else "V2")
+    if name in site.text:
+        return None
+    renamed = list(lines)
+    for row in range(site.first, site.last + 1):
+        if _renamed_line(renamed[row], site.name, name) != renamed[row]:
+            renamed[row] = _renamed_line(renamed[row], site.name, name)
+            break
+    _, first, last = (before or after)[-1 if before else 0]
+    rows = sorted({*range(first, last + 1), *range(site.first, site.last + 1)})
+    start, end = rows[0], rows[-1]
+    payload = renamed[start : end + 1]
+    text = f"I renamed `{site.name}` to `{name}`:\n\n" + _block(f"{_info(site)}:{site.path}", payload)
+    return Reply(text, _file_text(renamed))
+
+
+def _renamed_line(line: str, old: str, new: str) -> str:
+    import re
+
+    return re.sub(rf"(?<![\w$]){re.escape(old)}(?![\w$?!])", new, line, count=1)
+
+
 SHAPES: tuple[Shape, ...] = (
     Shape("cursor-elided", "Cursor: ```` ```lang:path ````, `// ... existing code ...` around a function", cursor_elided, top_level_only=True),
     Shape("cursor-member", "Cursor: an indented method between placeholders, no class line", cursor_member, members_only=True),
@@ -312,6 +376,8 @@ SHAPES: tuple[Shape, ...] = (
     Shape("roo", "Roo: SEARCH with `:start_line:N` and `-------`", roo),
     Shape("unified-diff", "unified diff, `--- a/path` / `+++ b/path`", unified_diff),
     Shape("skeleton-no-markers", "class line + one changed method + closing, no placeholders", skeleton_without_markers, members_only=True),
+    Shape("new-member", "Cursor: class line, placeholder, a method, a new method, placeholder", new_member, members_only=True),
+    Shape("renamed-beside-neighbour", "a renamed function sent with its unchanged neighbour", renamed_beside_neighbour, top_level_only=True),
     Shape("whole-drops-definition", "a \"complete file\" that leaves out an unmentioned definition", whole_drops_definition),
     Shape("cut-off", "a complete file cut off inside its fence (no closing fence)", cut_off),
     Shape("alternatives", "\"Option 1\" / \"Option 2\" for one function (only a refusal is right)", alternatives),

@@ -14,9 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from kopipasta.code.find.definitions import Definition
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -129,18 +136,18 @@ def read_source(relative: str, path: Path) -> SourceFile | None:
     def row(offset: int) -> int:
         return data.count(b"\n", 0, offset)
 
-    def alone(d: object) -> bool:
-        start = data.rfind(b"\n", 0, d.outer_start) + 1  # type: ignore[attr-defined]
-        end = data.find(b"\n", d.end)  # type: ignore[attr-defined]
-        after = data[d.end : end if end >= 0 else len(data)]  # type: ignore[attr-defined]
-        return not data[start : d.outer_start].strip() and not after.strip(b" \t;,")  # type: ignore[attr-defined]
+    def alone(d: Definition) -> bool:
+        start = data.rfind(b"\n", 0, d.outer_start) + 1
+        end = data.find(b"\n", d.end)
+        after = data[d.end : end if end >= 0 else len(data)]
+        return not data[start : d.outer_start].strip() and not after.strip(b" \t;,")
 
     sites = []
     top_level = []
     for d in definitions:
         if names.count(d.qualified_name) != 1 or plain.count(d.name) != 1 or not alone(d):
             continue
-        if not d.container:
+        if not d.container and not lines[row(d.outer_start)][:1].isspace():
             top_level.append((d.name, row(d.outer_start), row(d.end)))
         if d.kind not in ("function", "method") or row(d.end) - row(d.start) < 2:
             continue
@@ -174,15 +181,17 @@ def read_source(relative: str, path: Path) -> SourceFile | None:
     return SourceFile(relative, text, tuple(sites), tuple(top_level))
 
 
-def _containers(d: object, by_name: dict, lines: list[str], row: object) -> tuple[Container, ...] | None:
+def _containers(
+    d: Definition, by_name: dict[str, Definition], lines: list[str], row: Callable[[int], int]
+) -> tuple[Container, ...] | None:
     """The definitions around `d`, outermost first, with their header and closing lines; None if odd."""
-    container = d.container  # type: ignore[attr-defined]
+    container = d.container
     found = []
     for depth in range(1, len(container) + 1):
         outer = by_name.get(".".join(container[:depth]))
         if outer is None:
             return None
-        first, header, last = row(outer.outer_start), row(outer.start), row(outer.end)  # type: ignore[operator]
+        first, header, last = row(outer.outer_start), row(outer.start), row(outer.end)
         head = tuple(lines[first : header + 1])
         if not head[-1].rstrip().endswith((":", "{")) and not lines[header].lstrip().startswith(("class ", "module ")):
             return None  # a header spread over lines: a skeleton would not restate it faithfully
@@ -194,9 +203,9 @@ def _containers(d: object, by_name: dict, lines: list[str], row: object) -> tupl
     return tuple(found)
 
 
-def _first_statement(root: object, start: int, end: int, python: bool) -> object | None:
+def _first_statement(root: Node, start: int, end: int, python: bool) -> Node | None:
     """The first statement of the function body spanning start..end (after a docstring), or None."""
-    node = root.descendant_for_byte_range(start, end)  # type: ignore[attr-defined]
+    node: Node | None = root.descendant_for_byte_range(start, end)
     while node is not None and node.end_byte < end:
         node = node.parent
     if node is None:
@@ -215,6 +224,6 @@ def _first_statement(root: object, start: int, end: int, python: bool) -> object
     return None
 
 
-def _is_docstring(node: object) -> bool:
-    first = node.named_children[0] if node.named_children else None  # type: ignore[attr-defined]
-    return node.type == "expression_statement" and first is not None and first.type == "string"  # type: ignore[attr-defined]
+def _is_docstring(node: Node) -> bool:
+    first = node.named_children[0] if node.named_children else None
+    return node.type == "expression_statement" and first is not None and first.type == "string"
