@@ -39,7 +39,7 @@ from bench.reply_shapes import SHAPES, SHAPES_BY_NAME, Shape
 from bench.reply_sites import Site, SourceFile, corpus_files, python_files, read_source
 
 SEED = 20261127
-CASES_PER_SHAPE = 9  # the default sample: 15 shapes x 9 = 135 cases
+CASES_PER_SHAPE = 7  # the default sample: 21 shapes x 7 = 147 cases
 # Which language each case of a shape is drawn from, in turn: real Python (click, rich, jinja2)
 # most often, then TypeScript/TSX, Go, Ruby and Rust files of the fixtures and corpora.
 _LANGUAGE_TURNS = ((".py",), (".ts", ".tsx"), (".py",), (".go",), (".py",), (".rb",), (".rs",))

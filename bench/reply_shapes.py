@@ -183,6 +183,20 @@ def gemini_bold(site: Site, source: SourceFile, rng: random.Random) -> Reply:
     return Reply(text, _file_text(changed(site)))
 
 
+def prose_first_line(site: Site, source: SourceFile, rng: random.Random) -> Reply:
+    """A chat model's first comment line `# In path` (not a bare path) over the function."""
+    middle = _dedent(_definition(site), site.member_indent) if site.containers else _definition(site)
+    lines = [f"{COMMENT[site.suffix]} In {site.path}", *middle]
+    return Reply(f"Updated {_what(site)}:\n\n" + _block(_info(site), lines), _file_text(changed(site)))
+
+
+def file_line_above(site: Site, source: SourceFile, rng: random.Random) -> Reply:
+    """`FILE: path` as a line of prose, a blank line, then the block with the function."""
+    middle = _dedent(_definition(site), site.member_indent)
+    text = f"FILE: {site.path}\n\n" + _block(_info(site), middle)
+    return Reply(text, _file_text(changed(site)))
+
+
 # --- text patches -----------------------------------------------------------------------------
 
 
@@ -243,6 +257,31 @@ def unified_diff(site: Site, source: SourceFile, rng: random.Random) -> Reply:
     hunk += [f" {line}" for line in lines[site.body : end]]
     diff = [f"--- a/{site.path}", f"+++ b/{site.path}", f"@@ -{start + 1},{len(old)} +{start + 1},{len(old) + 1} @@", *hunk]
     return Reply(_block("diff", diff), _file_text(changed(site)))
+
+
+def diff_renamed_header(site: Site, source: SourceFile, rng: random.Random) -> Reply:
+    """A plain diff whose `+++` names another file (`--- a.py` / `+++ a_fixed.py`): `patch` patches `a.py`."""
+    reply = unified_diff(site, source, rng)
+    stem, dot, suffix = site.path.rpartition(".")
+    text = reply.text.replace(f"--- a/{site.path}\n", f"--- {site.path}\n").replace(
+        f"+++ b/{site.path}\n", f"+++ {stem}_fixed{dot}{suffix}\n"
+    )
+    return Reply(text, reply.intended)
+
+
+def aider_two_space(site: Site, source: SourceFile, rng: random.Random) -> Reply | None:
+    """aider's SEARCH/REPLACE written with 2-space indentation for a file indented by 4."""
+    unit = site.body_indent[len(site.member_indent) :]
+    if unit != "    ":
+        return None
+    old, new, _ = _search_replace(site, rng)
+
+    def halved(line: str) -> str:
+        spaces = len(line) - len(line.lstrip(" "))
+        return " " * (spaces // 2) + line[spaces:]
+
+    lines = ["<<<<<<< SEARCH", *map(halved, old), "=======", *map(halved, new), ">>>>>>> REPLACE"]
+    return Reply(f"{site.path}\n" + _block(_info(site), lines), _file_text(changed(site)))
 
 
 # --- replies that must not be written as sent ---------------------------------------------------
@@ -370,11 +409,15 @@ SHAPES: tuple[Shape, ...] = (
     Shape("copilot", "Copilot: `# filepath:` + `# ...existing code...`", copilot),
     Shape("chatgpt-prose", "ChatGPT: \"Replace the `f` function in `path` with:\" + bare block", chatgpt_prose),
     Shape("claude-complete", "Claude: \"Here is the complete file\", `# path` first, the whole file", claude_complete),
+    Shape("prose-first-line", "a first comment line `# In path` over the function", prose_first_line),
+    Shape("file-line-above", "`FILE: path` in the prose, a blank line, then the block", file_line_above),
     Shape("gemini-bold", "Gemini: `**path**` above the function", gemini_bold),
     Shape("aider", "aider: path line + SEARCH/REPLACE", aider),
     Shape("codex", "codex: `*** Begin Patch` envelope with an `@@` anchor", codex),
     Shape("roo", "Roo: SEARCH with `:start_line:N` and `-------`", roo),
     Shape("unified-diff", "unified diff, `--- a/path` / `+++ b/path`", unified_diff),
+    Shape("diff-renamed-header", "a plain diff, `--- path` / `+++ path_fixed` (no rename lines)", diff_renamed_header),
+    Shape("aider-two-space", "aider's SEARCH/REPLACE at 2 spaces for a 4-space file", aider_two_space),
     Shape("skeleton-no-markers", "class line + one changed method + closing, no placeholders", skeleton_without_markers, members_only=True),
     Shape("new-member", "Cursor: class line, placeholder, a method, a new method, placeholder", new_member, members_only=True),
     Shape("renamed-beside-neighbour", "a renamed function sent with its unchanged neighbour", renamed_beside_neighbour, top_level_only=True),
