@@ -233,14 +233,14 @@ def roo(site: Site, source: SourceFile, rng: random.Random) -> Reply:
 def codex(site: Site, source: SourceFile, rng: random.Random) -> Reply:
     """codex's envelope: `*** Update File:`, an `@@` anchor on the function's line, 3 lines of context."""
     lines = site.lines
-    header = lines[site.first].strip() if not lines[site.first].lstrip().startswith("@") else None
-    start = max(site.first + 1, site.body - 3)
+    header = lines[site.header].strip()
+    start = max(site.header + 1, site.body - 3)
     end = min(site.last + 1, site.body + 3)
     body = [f" {line}" for line in lines[start : site.body]]
     body.append("+" + changed(site)[site.body])
     body += [f" {line}" for line in lines[site.body : end]]
     patch = ["*** Begin Patch", f"*** Update File: {site.path}"]
-    patch += [f"@@ {header}"] if header else ["@@"]
+    patch.append(f"@@ {header}")
     patch += [*body, "*** End Patch"]
     fenced = rng.random() < 0.5
     text = "Apply this patch:\n\n" + (_block("", patch) if fenced else "\n".join(patch) + "\n")

@@ -59,6 +59,7 @@ class Site:
     name: str
     containers: tuple[Container, ...]  # outermost first; () at the top level (a Go method too)
     first: int  # 0-based line where its restated text starts (decorators, `export`)
+    header: int  # 0-based line of its keyword (`def`, `func`, `fn`)
     last: int  # 0-based line where it ends
     body: int  # 0-based line before which a new first statement goes
     body_indent: str  # that statement's indentation
@@ -170,6 +171,7 @@ def read_source(relative: str, path: Path) -> SourceFile | None:
                 name=d.name,
                 containers=containers,
                 first=first,
+                header=row(d.start),
                 last=row(d.end),
                 body=body_row,
                 body_indent=line[: len(line) - len(line.lstrip())],
