@@ -32,6 +32,7 @@ from bench.reply_shapes import SHAPES, Shape, changed  # noqa: E402
 KNOWN_WRONG = {
     "cursor-member": "an indented method between placeholders is added at the top level, the method left unchanged",
     "gemini-bold": "a method sent at column 0 with its multi-line docstring dedented too keeps the docstring's lines at column 0",
+    "file-line-above": "a method sent at column 0 with its multi-line docstring dedented too keeps the docstring's lines at column 0",
     "skeleton-no-markers": "a Rust impl or mod skeleton without placeholders replaces the whole impl or mod (its doc comments, `use super::*`)",
     "cut-off": "a whole file cut off inside its fence is written truncated, or its cut-off last function replaces the whole one",
     "whole-drops-definition": "a whole file that leaves out a definition deletes it",
