@@ -96,3 +96,33 @@ def test_the_instrument_is_honest(shape: Shape) -> None:
         spec = language_for_path(case.site.path)
         assert spec is not None
         assert not parse(spec, case.intended.encode("utf-8")).root_node.has_error, case.label
+
+
+def test_the_judge_tells_the_three_outcomes_apart(tmp_path: Path) -> None:
+    """The judge's verdicts on one real case: the intended write, other bytes, a refusal, a silent no-op."""
+    from dataclasses import replace
+
+    from bench.replies import judge
+    from bench.reply_shapes import SHAPES_BY_NAME
+    from bench.reply_sites import COMMENT
+
+    case = cases_for(SHAPES_BY_NAME["unified-diff"], 1)[0]
+    site, comment = case.site, COMMENT[case.site.suffix]
+    assert case.intended is not None and site.text.endswith("\n")
+    missing = f"```\n{comment} FILE: {site.path}\n{comment} TARGET_NODE: function no_such_function_here\nx\n```\n"
+    restated = f"```\n{comment} FILE: {site.path}\n{site.text}```\n"  # the file as it is: nothing to write
+    verdicts = {
+        "as sent": judge(case, tmp_path / "1"),
+        "other bytes": judge(replace(case, intended=case.intended + "\n"), tmp_path / "2"),
+        "refused": judge(replace(case, reply=missing), tmp_path / "3"),
+        "only a refusal is right": judge(replace(case, intended=None), tmp_path / "4"),
+        "silent": judge(replace(case, reply=restated), tmp_path / "5"),
+    }
+    assert verdicts["as sent"].outcome == "applied", verdicts["as sent"].why
+    assert verdicts["other bytes"].outcome == "wrong", verdicts["other bytes"].why
+    assert verdicts["refused"].outcome == "refused", verdicts["refused"].why
+    assert "no_such_function_here" in verdicts["refused"].why, verdicts["refused"].why
+    assert verdicts["only a refusal is right"].outcome == "wrong"
+    assert "did not mean" in verdicts["only a refusal is right"].why
+    assert verdicts["silent"].outcome == "wrong", verdicts["silent"].why
+    assert verdicts["silent"].why.startswith("exit 0 with nothing written"), verdicts["silent"].why
