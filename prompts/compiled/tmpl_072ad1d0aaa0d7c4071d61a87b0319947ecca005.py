@@ -1,5 +1,5 @@
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
-name = 'prompt.j2@01642a5e266cc8c05c3164fb2b9a61bd'
+name = 'prompt.j2@441f198800c7a305677d18a4afc1a32e'
 
 def root(context, missing=missing):
     resolve = context.resolve_or_missing
