@@ -17,6 +17,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from kopipasta.model import DIRECTIVE_OF_OPERATION, FileChange, Operation, Outcome, Report, Status
+from kopipasta.plain import json_visible, visible
 from kopipasta.plain import (
     make_console as make_console,  # re-exported: it lives in plain.py (issue 9)
 )
@@ -89,7 +90,8 @@ def report_json(
         data["diffs"] = [{"file": c.path, "diff": "".join(line + "\n" for line in unified_diff(c))} for c in report.changes]
     if extra:
         data.update(extra)
-    return json.dumps(data, indent=2, ensure_ascii=False)
+    # json escapes ESC and the other C0 controls; json_visible the C1 and bidi ones (issue 18).
+    return json_visible(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def unified_diff(change: FileChange) -> list[str]:
@@ -166,7 +168,8 @@ def _print_line(console: Console, line: str, style: str) -> None:
         return
     from rich.text import Text
 
-    console.print(Text(line, style=style))
+    # Made visible before rich sees it: Text drops BEL and CR silently, which would hide them.
+    console.print(Text(visible(line), style=style))
 
 
 def _print_table(console: Console, header: tuple[str, ...], rows: list[tuple[str, ...]], styles: list[str]) -> None:
@@ -182,7 +185,7 @@ def _print_table(console: Console, header: tuple[str, ...], rows: list[tuple[str
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in header:
         table.add_column(column, overflow="fold")
-    for row, style in zip(rows, styles, strict=True):
+    for row, style in zip((tuple(visible(cell) for cell in row) for row in rows), styles, strict=True):
         # Every cell a Text: a path like `[/]x.py` is the user's, not rich markup.
         table.add_row(*(Text(cell) for cell in row[:3]), Text(row[3], style=style), Text(row[4]))
     console.print(table)
@@ -221,7 +224,7 @@ def print_diff(console: Console, change: FileChange) -> None:
             style = "red"
         else:
             style = ""
-        console.print(Text(line, style=style))
+        console.print(Text(visible(line), style=style))
 
 
 def _summary(report: Report, ignored: int, *, dry_run: bool) -> str:
