@@ -57,7 +57,26 @@ def failure_line(outcome: Outcome) -> str:
     return f"{outcome.message} — {outcome.hint}" if outcome.hint else outcome.message
 
 
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
+def run_without_asking(report: Report) -> dict[str, str]:
+    """The changed files other tools run without asking (disk/run_by_tools.py): path → who runs it."""
+    if not report.changes:
+        return {}
+    from kopipasta.disk.run_by_tools import run_without_asking as who_runs
+
+    found = {change.path: who_runs(change.path, change.before, change.after) for change in report.changes}
+    return {path: who for path, who in found.items() if who}
+
+
+def look_before_running_lines(report: Report, *, dry_run: bool) -> list[str]:
+    """One ⚠ line per changed file another tool runs without asking: the user should read it first."""
+    verb = "would change" if dry_run else "changed"
+    return [
+        f"⚠ Look before running anything: this reply {verb} {path}, which runs without asking ({who})"
+        for path, who in run_without_asking(report).items()
+    ]
+
+
+def outcome_json(outcome: Outcome, flagged: dict[str, str] | None = None) -> dict[str, Any]:
     return {
         "block": outcome.block_index,
         "line": outcome.block_line,
@@ -70,20 +89,24 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "lines_added": outcome.lines_added,
         "lines_removed": outcome.lines_removed,
         "reading": outcome.reading or None,
+        # Its file is one another tool runs without asking (a .envrc, a package.json script): read it first.
+        "runs_without_asking": outcome.status is Status.APPLIED and outcome.file in (flagged or {}),
     }
 
 
 def report_json(
     report: Report, *, dry_run: bool, extra: dict[str, Any] | None = None, show_diff: bool = False
 ) -> str:
+    flagged = run_without_asking(report)
     data: dict[str, Any] = {
         "exit_status": exit_status(report),
         "dry_run": dry_run,
         "written": report.written,
         "error": report.reply_error or None,
         "files_changed": [c.path for c in report.changes],
-        "blocks": [outcome_json(o) for o in report.outcomes],
+        "blocks": [outcome_json(o, flagged) for o in report.outcomes],
         "notes": list(report.notes),
+        "runs_without_asking": [{"file": path, "why": who} for path, who in flagged.items()],
     }
     if show_diff:
         # One unified diff per changed file, as `--diff` prints it for people.
@@ -159,6 +182,8 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
     for outcome in report.outcomes:
         if outcome.status is Status.FAILED:
             _print_line(console, f"❌ {failure_line(outcome)}", "red")
+    for line in look_before_running_lines(report, dry_run=dry_run):
+        _print_line(console, line, "bold yellow")
     console.print(_summary(report, ignored, dry_run=dry_run), markup=False)
 
 
