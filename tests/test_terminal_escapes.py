@@ -13,6 +13,7 @@ import io
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -217,3 +218,35 @@ def test_json_visible_keeps_json_meaning() -> None:
     text = json.dumps({"k": "x\u009by\u2066"}, ensure_ascii=False)
     assert json.loads(json_visible(text)) == {"k": "x\u009by\u2066"}
     assert "\u009b" not in json_visible(text)
+
+
+# Every character a terminal obeys: C0 but newline and tab, DEL, C1, the bidi overrides and isolates.
+OBEYED = [chr(c) for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]]
+
+
+def _every_control_reply() -> str:
+    # NUL cannot stand in a reply line that reaches a block intact everywhere; the rest can.
+    chars = [c for c in OBEYED if c != "\x00"]
+    blocks = ["```text\n# FILE: notes.txt\n" + "".join(f"line {ord(c):x}: <{c}>\n" for c in chars) + "```\n"]
+    blocks += [f"```python\n# FILE: app.py\n# TARGET_NODE: function t{c}x\ndef f():\n    pass\n```\n" for c in chars]
+    blocks += [f"```python\n# FILE: n{c}.py\nx = 1\n```\n" for c in chars]
+    return "\n".join(blocks)
+
+
+def test_no_character_a_terminal_obeys_is_printed_raw(tmp_path: Path) -> None:
+    root = _project(tmp_path / "project")
+    (tmp_path / "every.md").write_text(_every_control_reply(), encoding="utf-8")
+    plain = kopipasta("apply", str(tmp_path / "every.md"), "--diff", cwd=root)
+    assert plain.returncode == 1, plain.stdout
+    raw = [c for c in OBEYED if c in plain.stdout + plain.stderr]
+    assert raw == [], [hex(ord(c)) for c in raw]
+    lines = plain.stdout.splitlines()
+    assert "+line 1b: <\\x1b>" in lines and "+line 9b: <\\x9b>" in lines and "+line 202e: <\\u202e>" in lines  # --diff
+    assert "❌ Node 't\\x1bx' not found in AST of app.py — `kopipasta nodes app.py` lists what can be targeted" in lines
+    assert "❌ Refusing path 'n\\x1b.py': it holds an invisible character (U+001B) — write the path with visible characters only" in lines
+    terminal = _run_in_terminal(["apply", str(tmp_path / "every.md"), "--diff"], _project(tmp_path / "again"))
+    # rich's own codes are ESC [ … m and the CR of the terminal's line discipline: nothing else.
+    stripped = re.sub(r"\x1b\[[0-9;]*m", "", terminal.replace("\r\n", "\n"))
+    assert "line 1b: <\\x1b>" in stripped
+    raw = [c for c in OBEYED if c in stripped]
+    assert raw == [], [hex(ord(c)) for c in raw]
