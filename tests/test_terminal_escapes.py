@@ -67,9 +67,10 @@ x = 1
 ```
 d.py
 <<<<<<< SEARCH
+x = 1
 z{OSC0} = 1
 =======
-z = 2
+x = 9
 >>>>>>> REPLACE
 ```
 """
@@ -99,6 +100,8 @@ def _expected_lines() -> list[str]:
         f"❌ Refusing path 'c{SHOWN52}.py': it holds an invisible character (U+001B)",  # a FILE path
         f"❌ Refusing path 'd{SHOWN0}.py': it holds an invisible character (U+001B)",  # a diff header
         f"❌ TARGET_PATH 'dependencies.k{SHOWN52}' for package.json is malformed",  # a JSON key
+        f"❌ Search/replace section 1 for d.py: its old text is not in the file — closest at line 1: "
+        f"line 2 reads 'y = 2' where it expects 'z{SHOWN0} = 1'",  # SEARCH text
     ]
 
 
