@@ -73,8 +73,13 @@ def test_the_two_block_attack_runs_nothing_on_the_next_prompt(tmp_path: Path) ->
         "```\n*** Begin Patch\n*** Delete File: kopipasta.toml\n*** End Patch\n```\n",
         "```\n*** Begin Patch\n*** Update File: notes.toml\n*** Move to: kopipasta.toml\n@@\n-x = 1\n+template = \"docs/prompt.j2\"\n*** End Patch\n```\n",
         "```\n# FILE: kopipasta.toml\n<<<DELETE>>>\n```\n",
+        "```toml\n# FILE: kopipasta.toml\n# TARGET_NODE: template\ntemplate = \"x.j2\"\n```\n",
+        "```toml\n# FILE: sub/kopipasta.toml\ntemplate = \"x.j2\"\n```\n",
     ],
-    ids=["file", "dotdot-uppercase", "target-path", "diff", "search-replace", "envelope-delete", "rename-onto", "delete-marker"],
+    ids=[
+        "file", "dotdot-uppercase", "target-path", "diff", "search-replace", "envelope-delete", "rename-onto",
+        "delete-marker", "target-node", "nested-root",
+    ],
 )
 def test_every_block_form_on_kopipasta_toml_is_refused(tmp_path: Path, block: str) -> None:
     root = _project(tmp_path / "project")
@@ -213,3 +218,12 @@ def test_a_template_setting_inside_the_root_still_renders(tmp_path: Path) -> Non
     prompted = kopipasta("prompt", "app.py", "-t", "the task", "--stdout", cwd=root)
     assert prompted.returncode == 0, prompted.stderr
     assert prompted.stdout == "app.py|39 the task\n"
+
+
+def test_a_broken_pyproject_without_the_table_may_be_fixed(tmp_path: Path) -> None:
+    root = _project(tmp_path / "project")
+    (root / "pyproject.toml").write_text('[project]\nname = "demo\n', encoding="utf-8")
+    fixed = '[project]\nname = "demo"\n'
+    applied = _apply(root, "```toml\n# FILE: pyproject.toml\n" + fixed + "```\n")
+    assert applied.returncode == 0, applied.stdout
+    assert (root / "pyproject.toml").read_text(encoding="utf-8") == fixed

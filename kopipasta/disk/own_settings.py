@@ -39,7 +39,8 @@ def refuse_settings_change(shown: str, real: str, before: bytes | None, after: b
     """Raise ConfinementError when `real` is a pyproject.toml whose [tool.kopipasta] differs from before to after.
 
     None stands for a file that does not exist (created, deleted). A file that does
-    not parse as TOML holds no settings kopipasta reads: it differs from one that does.
+    not parse as TOML holds no table kopipasta reads (loop/settings.py reads none
+    from it), so a reply may fix a broken pyproject.toml that has no table.
     """
     if PurePosixPath(real).name.lower() != PYPROJECT or before == after:
         return
@@ -47,18 +48,8 @@ def refuse_settings_change(shown: str, real: str, before: bytes | None, after: b
         raise ConfinementError(f"Refusing to change [tool.kopipasta] in {shown}: {_WHY}", _HINT)
 
 
-class _Unreadable:
-    """A pyproject.toml that is not TOML: equal to another such, unequal to any table."""
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Unreadable)
-
-    def __hash__(self) -> int:
-        return 0
-
-
 def _table(data: bytes | None) -> Any:
-    """The `[tool.kopipasta]` value of a pyproject.toml's bytes; None when absent.
+    """The `[tool.kopipasta]` value of a pyproject.toml's bytes; None when absent or unreadable.
 
     Parsed, never searched for as text: a quoted key with an escape
     (`"kopip\\u0061sta"`) names the table without spelling it.
@@ -73,6 +64,6 @@ def _table(data: bytes | None) -> Any:
     try:
         parsed = tomllib.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return _Unreadable()
+        return None
     tool = parsed.get("tool")
     return tool.get("kopipasta") if isinstance(tool, dict) else None
