@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from cli_process import kopipasta
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kopipasta.plain import json_visible, visible
 
@@ -253,3 +255,28 @@ def test_no_character_a_terminal_obeys_is_printed_raw(tmp_path: Path) -> None:
     assert "line 1b: <\\x1b>" in stripped
     raw = [c for c in OBEYED if c in stripped]
     assert raw == [], [hex(ord(c)) for c in raw]
+
+
+_PIECE = st.text(alphabet=st.sampled_from([*OBEYED, "a", "b", "/", ".", " ", "\\", "[", "]", "é"]), min_size=1, max_size=12)
+
+
+@given(name=_PIECE, path=_PIECE, payload=_PIECE)
+@settings(
+    max_examples=int(os.environ.get("KOPIPASTA_ESCAPE_EXAMPLES", "25")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+def test_generated_names_paths_and_payloads_never_print_raw_controls(
+    tmp_path_factory: pytest.TempPathFactory, name: str, path: str, payload: str
+) -> None:
+    root = _project(tmp_path_factory.mktemp("fuzz") / "project")
+    reply = (
+        f"```python\n# FILE: app.py\n# TARGET_NODE: function {name}\ndef f():\n    pass\n```\n\n"
+        f"```python\n# FILE: {path}.py\nx = 1\n```\n\n"
+        f"```text\n# FILE: notes.txt\n{payload}\n```\n"
+    )
+    (root.parent / "fuzz.md").write_text(reply, encoding="utf-8", newline="")
+    applied = kopipasta("apply", str(root.parent / "fuzz.md"), "--diff", cwd=root)
+    assert applied.returncode in (0, 1, 2)
+    raw = [c for c in OBEYED if c in applied.stdout + applied.stderr]
+    assert raw == [], ([hex(ord(c)) for c in raw], applied.stdout)
