@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
+from kopipasta.plain import is_terminal, json_visible, visible
+
 if TYPE_CHECKING:
     from kopipasta.loop.verify import VerifyResult
     from kopipasta.model import Report
@@ -109,7 +111,7 @@ def _fail_json(dry_run: bool) -> Callable[[str, int], None]:
         from kopipasta.model import Report
         from kopipasta.report import report_json
 
-        click.echo(report_json(Report((), (), written=False, reply_error=message), dry_run=dry_run))
+        _echo_data(report_json(Report((), (), written=False, reply_error=message), dry_run=dry_run))
         fail(message, status)
 
     return failed
@@ -127,8 +129,18 @@ def read_task(task: str) -> str:
     raise AssertionError("unreachable")
 
 
+def _echo(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """A line for a person: every character a terminal would obey made visible (plain.visible, issue 18)."""
+    click.echo(visible(text), err=err, nl=nl)
+
+
+def _echo_data(text: str, *, nl: bool = True) -> None:
+    """Output a program may read (JSON, a prompt, a correction): exact on a pipe, made visible on a terminal."""
+    click.echo(visible(text) if is_terminal(sys.stdout) else text, nl=nl)
+
+
 def fail(message: str, status: int) -> None:
-    click.echo(f"❌ {message}", err=True)
+    _echo(f"❌ {message}", err=True)
     sys.exit(status)
 
 
@@ -284,7 +296,7 @@ def apply(
             extra = {"exit_status": status, "verify": checked.to_json()}
         if feedback:
             extra["feedback"] = message
-        click.echo(report_json(report, dry_run=dry_run, extra=extra, show_diff=diff is True))
+        _echo_data(report_json(report, dry_run=dry_run, extra=extra, show_diff=diff is True))
     else:
         from kopipasta.plain import is_terminal
         from kopipasta.report import make_console, print_report
@@ -295,13 +307,13 @@ def apply(
         if verify_command is not None:
             output = sys.stderr if piped_feedback else sys.stdout
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, output)
-            click.echo(checked.summary(), err=piped_feedback)
+            _echo(checked.summary(), err=piped_feedback)
             if checked.revert_line():
-                click.echo(checked.revert_line(), err=piped_feedback)
+                _echo(checked.revert_line(), err=piped_feedback)
             status = _with_verify(status, checked.failed)
         if piped_feedback:
             if message:
-                click.echo(message, nl=False)
+                _echo_data(message, nl=False)
         elif feedback:
             _copy_feedback(message)
     sys.exit(status)
@@ -316,17 +328,17 @@ def _feedback(report: Report, root: Path) -> str | None:
 def _copy_feedback(message: str | None) -> None:
     """On a terminal: put the correction message on the clipboard (or print it), and say so."""
     if message is None:
-        click.echo("No correction message: nothing failed.")
+        _echo("No correction message: nothing failed.")
         return
     from kopipasta.loop.clipboard import copy_osc52, copy_text, osc52_note
 
     problem = copy_text(message)
     if problem is None:
-        click.echo("📋 Copied a correction message for the model: paste it into your chat.")
+        _echo("📋 Copied a correction message for the model: paste it into your chat.")
         return
-    click.echo(message, nl=False)
+    _echo(message, nl=False)
     also = f", and {osc52_note()}" if copy_osc52(message, sys.stdout) else ", not copied"
-    click.echo(f"⚠ Correction message printed above{also}: {problem}")
+    _echo(f"⚠ Correction message printed above{also}: {problem}")
 
 
 def _verify(
@@ -350,7 +362,7 @@ def _verify(
         return VerifyResult(command, ran=False, skipped="patches failed and nothing was written")
     entry = journal.newest(root) if report.written else None
     if output is sys.stdout:
-        click.echo(f"▶ verify: {command}")
+        _echo(f"▶ verify: {command}")
     return verify(
         command,
         root,
@@ -407,7 +419,7 @@ def undo(root: Path, force: bool) -> None:
     from kopipasta.loop.applylog import record_undo
 
     record_undo(root)
-    click.echo(f"↩ {undo_line(result)}")
+    _echo(f"↩ {undo_line(result)}")
 
 
 @main.command(short_help="List the definitions a patch can target in each FILE.")
@@ -433,7 +445,7 @@ def nodes(files: tuple[str, ...], root: Path, as_json: bool) -> None:
             path = normalise(relative)
             definitions = file_definitions(root, relative)
         except PatchError as error:
-            click.echo(f"❌ {error}", err=True)
+            _echo(f"❌ {error}", err=True)
             records.append({"file": file, "error": str(error), "definitions": []})
             failed = True
             continue
@@ -452,7 +464,7 @@ def nodes(files: tuple[str, ...], root: Path, as_json: bool) -> None:
     if as_json:
         import json
 
-        click.echo(json.dumps(records, indent=2, ensure_ascii=False))
+        _echo_data(json_visible(json.dumps(records, indent=2, ensure_ascii=False)))
     else:
         _print_nodes(listed)
     sys.exit(1 if failed else 0)
@@ -466,6 +478,8 @@ def _print_nodes(listed: list[tuple[str, list[tuple[str, str, str]]]]) -> None:
     from kopipasta.plain import make_console  # not report's: `nodes` needs no model (issue 9)
 
     console = make_console()
+    # Names from the files (a JSON key may hold ESC) are made visible before columns are measured.
+    listed = [(visible(path), [(kind, visible(name), lines) for kind, name, lines in rows]) for path, rows in listed]
     every = [row for _, rows in listed for row in rows]
     kind_width = max((len(kind) for kind, _, _ in every), default=0)
     name_width = max((len(name) for _, name, _ in every), default=0)
@@ -531,7 +545,7 @@ def prompt_command(
     if warning:  # before the prompt lands: on stderr, so --stdout stays the prompt alone
         click.echo(warning, err=True)
     if to_stdout:
-        click.echo(text, nl=False)
+        _echo_data(text, nl=False)
         return
     assert tokens is not None
     from kopipasta.loop.clipboard import copy_osc52, copy_text, osc52_note
@@ -541,13 +555,13 @@ def prompt_command(
     empty_task = "" if task.strip() else " It ends with an empty task: write yours below it in the chat."
     reason = copy_text(text)
     if reason is None:
-        click.echo(f"📋 Copied the prompt to the clipboard: {size}.{empty_task}")
+        _echo(f"📋 Copied the prompt to the clipboard: {size}.{empty_task}")
         return
-    click.echo(text, nl=False)
+    _echo_data(text, nl=False)
     if copy_osc52(text, sys.stdout):
-        click.echo(f"⚠ Prompt printed, and {osc52_note()}: {reason}", err=True)
+        _echo(f"⚠ Prompt printed, and {osc52_note()}: {reason}", err=True)
     else:
-        click.echo(f"⚠ Prompt printed, not copied: {reason}", err=True)
+        _echo(f"⚠ Prompt printed, not copied: {reason}", err=True)
 
 
 class _Chosen:
@@ -574,10 +588,10 @@ def _selection(files: tuple[str, ...], root: Path, template: Path | None, outlin
     settings = _settings(root)
     selection = select_files(files, root, exclude=settings.exclude)
     for empty in selection.empty:
-        click.echo(f"⚠ {empty} matched no text file (after .gitignore)", err=True)
+        _echo(f"⚠ {empty} matched no text file (after .gitignore)", err=True)
     if selection.skipped_binary:
         count = selection.skipped_binary
-        click.echo(f"⚠ Skipped {count} file{'s' if count != 1 else ''} that {'are' if count != 1 else 'is'} not text", err=True)
+        _echo(f"⚠ Skipped {count} file{'s' if count != 1 else ''} that {'are' if count != 1 else 'is'} not text", err=True)
     if files and not selection.files:
         fail("No files to put in the prompt: every directory and glob given matched nothing", 1)
     return _Chosen(
@@ -653,14 +667,14 @@ def stats(root: Path, as_json: bool) -> None:
 
     found = read_stats(root)
     if as_json:
-        click.echo(json.dumps((found or Stats()).to_json(), indent=2))
+        _echo_data(json.dumps((found or Stats()).to_json(), indent=2))
         return
     where = log_path(root).relative_to(root).as_posix()
     if found is None:
-        click.echo(f"No apply log yet ({where}): every `kopipasta apply` that is not a dry run adds a line.")
+        _echo(f"No apply log yet ({where}): every `kopipasta apply` that is not a dry run adds a line.")
         return
     for line in stats_lines(found, where):
-        click.echo(line)
+        _echo(line)
 
 
 SESSION_EPILOG = """\b

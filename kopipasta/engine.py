@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from kopipasta.code.edit.operations import apply_patch
 from kopipasta.code.find.document import Document, DocumentCache, open_document
-from kopipasta.disk import faults, journal, limits, lock, newlines, prompt_record
+from kopipasta.disk import faults, journal, limits, lock, newlines, own_settings, prompt_record
 from kopipasta.disk.workspace import load, normalise, resolve_real
 from kopipasta.errors import PatchError, ReplyError
 from kopipasta.intake.plan import plan
@@ -30,6 +30,7 @@ from kopipasta.startup.shortrun import keep_until_exit
 if TYPE_CHECKING:
     from kopipasta.code.read import staleness
     from kopipasta.intake.textpatch_syntax import TextPatch
+    from kopipasta.text.files import FileResult
 
 
 @dataclass
@@ -215,7 +216,7 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
         if patch is None:
             return Outcome(block.index, block.line, None, None, None, Status.SKIPPED, "no FILE: explanation, not a patch")
         path = normalise(patch.file)
-        _, state = _file_state(root, files, patch.file, options)
+        real, state = _file_state(root, files, patch.file, options)
         if state.stale is not None:  # only a file a prompt recorded, changed since (staleness.check)
             from kopipasta.code.read import staleness
 
@@ -228,6 +229,9 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
             from kopipasta.code.read import staleness
 
             staleness.check_file_block(patch, state.stale, edit.reading, edit.data)
+        own_settings.refuse_settings_change(
+            patch.file, real, before if state.document.source.exists else None, edit.data
+        )
         state.document = state.document.after(edit.data, edit.tree)
         added, removed = _line_counts(before, edit.data)
         status = Status.UNCHANGED if edit.data == before and state.document.source.exists else Status.APPLIED
@@ -273,12 +277,16 @@ def _file_state(root: Path, files: dict[str, _FileState], written: str, options:
     """The document of the file a block names, loaded once per real file; its key in `files`."""
     only, force = options.only, options.force
     path = normalise(written)
-    if only and not any(fnmatch.fnmatchcase(path, pattern) for pattern in only):
+    real = resolve_real(root, written)  # two names of one file are one document
+    # The file the write lands in is what --only allows or not: `src/lnk -> ../secret`
+    # matches 'src/*' as written, and writes secret/ (issue 18, item 9).
+    if only and not (_only_allows(path, only) and _only_allows(real, only)):
+        shown = written if real == path else f"{written} (really {real})"
         raise PatchError(
-            f"{written} is outside the files this run may change (--only {' '.join(only)})",
+            f"{shown} is outside the files this run may change (--only {' '.join(only)})",
             "widen --only, or drop this block",
         )
-    real = resolve_real(root, written)  # two names of one file are one document
+    own_settings.refuse_settings_file(written, real)
     state = files.get(real)
     if state is None:
         source = load(root, written)
@@ -296,6 +304,10 @@ def _file_state(root: Path, files: dict[str, _FileState], written: str, options:
         files[real] = state
     state.names.add(path)
     return real, state
+
+
+def _only_allows(path: str, only: tuple[str, ...]) -> bool:
+    return any(fnmatch.fnmatchcase(path, pattern) for pattern in only)
 
 
 def _apply_text_block(
@@ -335,6 +347,17 @@ def _apply_text_block(
                 failure_kind=kind,
             )
         ]
+    try:
+        _refuse_settings_changes(results, files, real_of)
+    except PatchError as error:
+        for path in touched:
+            files[path].fail(block.index)
+        return [
+            Outcome(
+                block.index, block.line, touched[-1] if touched else block.file, Operation.TEXT_PATCH, label,
+                Status.FAILED, error.message, error.hint, failure_kind=type(error).__name__,
+            )
+        ]
     outcomes: list[Outcome] = []
     for result in results:
         for path in filter(None, (result.moved_from, result.path)):
@@ -357,6 +380,18 @@ def _apply_text_block(
         status = Status.APPLIED if changed else Status.UNCHANGED
         outcomes.append(Outcome(block.index, block.line, result.path, Operation.TEXT_PATCH, label, status, result.note, "", added, removed))
     return outcomes
+
+
+def _refuse_settings_changes(results: list[FileResult], files: dict[str, _FileState], real_of: dict[str, str]) -> None:
+    """A text patch may not change [tool.kopipasta] either: created, changed, deleted or renamed away."""
+    for result in results:
+        ends = [(result.path, result.data if result.exists else None)]
+        if result.moved_from is not None:
+            ends.append((result.moved_from, None))
+        for path, after in ends:
+            real = real_of.get(path, path)
+            source = files[real].document.source
+            own_settings.refuse_settings_change(path, real, source.data if source.exists else None, after)
 
 
 def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str) -> Outcome:

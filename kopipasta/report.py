@@ -17,6 +17,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from kopipasta.model import DIRECTIVE_OF_OPERATION, FileChange, Operation, Outcome, Report, Status
+from kopipasta.plain import json_visible, visible
 from kopipasta.plain import (
     make_console as make_console,  # re-exported: it lives in plain.py (issue 9)
 )
@@ -56,7 +57,26 @@ def failure_line(outcome: Outcome) -> str:
     return f"{outcome.message} — {outcome.hint}" if outcome.hint else outcome.message
 
 
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
+def run_without_asking(report: Report) -> dict[str, str]:
+    """The changed files other tools run without asking (disk/run_by_tools.py): path → who runs it."""
+    if not report.changes:
+        return {}
+    from kopipasta.disk.run_by_tools import run_without_asking as who_runs
+
+    found = {change.path: who_runs(change.path, change.before, change.after) for change in report.changes}
+    return {path: who for path, who in found.items() if who}
+
+
+def look_before_running_lines(report: Report, *, dry_run: bool) -> list[str]:
+    """One ⚠ line per changed file another tool runs without asking: the user should read it first."""
+    verb = "would change" if dry_run else "changed"
+    return [
+        f"⚠ Look before running anything: this reply {verb} {path}, which runs without asking ({who})"
+        for path, who in run_without_asking(report).items()
+    ]
+
+
+def outcome_json(outcome: Outcome, flagged: dict[str, str] | None = None) -> dict[str, Any]:
     return {
         "block": outcome.block_index,
         "line": outcome.block_line,
@@ -69,6 +89,8 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "lines_added": outcome.lines_added,
         "lines_removed": outcome.lines_removed,
         "reading": outcome.reading or None,
+        # Its file is one another tool runs without asking (a .envrc, a package.json script): read it first.
+        "runs_without_asking": outcome.status is Status.APPLIED and outcome.file in (flagged or {}),
     }
 
 
@@ -77,22 +99,25 @@ def report_json(
 ) -> str:
     from kopipasta.disk.delta import file_deltas  # only a JSON report has the deltas
 
+    flagged = run_without_asking(report)
     data: dict[str, Any] = {
         "exit_status": exit_status(report),
         "dry_run": dry_run,
         "written": report.written,
         "error": report.reply_error or None,
         "files_changed": [c.path for c in report.changes],
-        "blocks": [outcome_json(o) for o in report.outcomes],
+        "blocks": [outcome_json(o, flagged) for o in report.outcomes],
         "notes": list(report.notes),
         "files": file_deltas(report.changes),  # per file: hashes, newline style, changed lines, diff
+        "runs_without_asking": [{"file": path, "why": who} for path, who in flagged.items()],
     }
     if show_diff:
         # One unified diff per changed file, as `--diff` prints it for people.
         data["diffs"] = [{"file": c.path, "diff": "".join(line + "\n" for line in unified_diff(c))} for c in report.changes]
     if extra:
         data.update(extra)
-    return json.dumps(data, indent=2, ensure_ascii=False)
+    # json escapes ESC and the other C0 controls; json_visible the C1 and bidi ones (issue 18).
+    return json_visible(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def unified_diff(change: FileChange) -> list[str]:
@@ -160,6 +185,8 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
     for outcome in report.outcomes:
         if outcome.status is Status.FAILED:
             _print_line(console, f"❌ {failure_line(outcome)}", "red")
+    for line in look_before_running_lines(report, dry_run=dry_run):
+        _print_line(console, line, "bold yellow")
     console.print(_summary(report, ignored, dry_run=dry_run), markup=False)
 
 
@@ -169,7 +196,8 @@ def _print_line(console: Console, line: str, style: str) -> None:
         return
     from rich.text import Text
 
-    console.print(Text(line, style=style))
+    # Made visible before rich sees it: Text drops BEL and CR silently, which would hide them.
+    console.print(Text(visible(line), style=style))
 
 
 def _print_table(console: Console, header: tuple[str, ...], rows: list[tuple[str, ...]], styles: list[str]) -> None:
@@ -185,7 +213,7 @@ def _print_table(console: Console, header: tuple[str, ...], rows: list[tuple[str
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in header:
         table.add_column(column, overflow="fold")
-    for row, style in zip(rows, styles, strict=True):
+    for row, style in zip((tuple(visible(cell) for cell in row) for row in rows), styles, strict=True):
         # Every cell a Text: a path like `[/]x.py` is the user's, not rich markup.
         table.add_row(*(Text(cell) for cell in row[:3]), Text(row[3], style=style), Text(row[4]))
     console.print(table)
@@ -224,7 +252,7 @@ def print_diff(console: Console, change: FileChange) -> None:
             style = "red"
         else:
             style = ""
-        console.print(Text(line, style=style))
+        console.print(Text(visible(line), style=style))
 
 
 def _summary(report: Report, ignored: int, *, dry_run: bool) -> str:

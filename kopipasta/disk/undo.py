@@ -81,6 +81,7 @@ def _undo(project: Project, *, force: bool, entry: str | None) -> UndoResult:
         writes, changed = _undo_writes(project.root_fd, files, befores)
         if changed and not force:
             raise ChangedSince(f"Refusing to undo: changed since that apply: {', '.join(changed)}", tuple(changed))
+        _refuse_many_folders(project.root, name, writes)
         try:
             transaction.commit(project.root_fd, writes, name + "-undo", new_file_mode())
         except transaction.CommitError as error:
@@ -95,6 +96,37 @@ def _undo(project: Project, *, force: bool, entry: str | None) -> UndoResult:
         return UndoResult(name, restored, deleted, len(entries) - 1, changes)
     finally:
         os.close(journal_fd)
+
+
+# An undo puts back files that existed before the apply: their folders existed then. A few
+# may have gone since (a folder the user removed, `--force`); thousands are a manifest that
+# was tampered with to make undo build a tree (issue 18, item 9).
+MAX_FOLDERS_UNDO_CREATES = 64
+
+
+def _refuse_many_folders(root: Path, entry: str, writes: list[transaction.FileWrite]) -> None:
+    """Refuse before writing when restoring would create more than MAX_FOLDERS_UNDO_CREATES folders.
+
+    The paths were checked (manifest.check_path): relative, normal, no symlink on the
+    way, so a folder that is not a directory under the root is one the commit would make.
+    """
+    missing: set[str] = set()
+    real_root = os.path.realpath(root)
+    for write in writes:
+        if write.data is None:
+            continue
+        parts = write.path.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if folder in missing or not os.path.isdir(os.path.join(real_root, folder)):
+                missing.update("/".join(parts[:d]) for d in range(depth, len(parts) + 1))
+                break
+        if len(missing) > MAX_FOLDERS_UNDO_CREATES:
+            raise JournalError(
+                f"Refusing to undo {entry}: it would create more than {MAX_FOLDERS_UNDO_CREATES} folders "
+                "that are not there now; its journal entry does not look like an apply's — "
+                f"inspect {STATE_DIR}/journal/{entry}/manifest.json, or remove that entry"
+            )
 
 
 def _undo_writes(

@@ -36,7 +36,7 @@ _INFO_ATTRIBUTE = lazy_compile(
     re.IGNORECASE,
 )
 # `python:src/app.py`: a language word, a colon, a path (a `C:` drive letter is no language).
-_LANGUAGE_COLON_PATH = lazy_compile(r"^(?P<language>[A-Za-z][\w+#\-]*):(?P<path>\S+)$")
+_LANGUAGE_COLON_PATH = lazy_compile(r"^(?P<language>[A-Za-z][\w+#\-]*):(?P<path>[^ \t]+)$")
 # The extension of a path named by an info string alone: letters in it (`python3.11` is no file).
 _EXTENSION = lazy_compile(r"\.[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$")
 
@@ -52,8 +52,11 @@ class InfoString:
 
 
 def read_info_string(info: str) -> InfoString:
-    info = info.strip()
-    words = info.split()
+    info = info.strip(" \t")
+    # Words are split at spaces and tabs only: a non-breaking space inside an info string is
+    # kept as a character (PROTOCOL.md §2), so `python:x<NBSP>.py` is one word naming no
+    # file, never `python:x` and a file `.py` (issue 18, item 9).
+    words = [word for word in info.replace("\t", " ").split(" ") if word]
     first = words[0] if words else ""
     # A directive on the fence line: ```python # FILE: src/app.py, or ```# FILE: x.
     for rest in (info, info[len(first) :].strip()):

@@ -42,6 +42,12 @@ _COMMENT = lazy_compile(
 # A key as the protocol spells it: words joined by `_`, `-` or spaces, any case.
 _KEY_VALUE = lazy_compile(r"^\s*(?P<key>[A-Za-z][A-Za-z_\- ]*?)\s*:(?P<value>.*)$", re.DOTALL)
 _KEY_SEPARATORS = lazy_compile(r"[-_ ]+")
+# A key dressed as markdown or a decorator: `**TARGET_NODE**:`, `**TARGET_NODE:**`, `@TARGET_NODE:`,
+# `` `FILE`: ``. Read as the directive it names, so its line never stays in the code (issue 18, item 9).
+_DECORATED_KEY_VALUE = lazy_compile(
+    r"^\s*(?:\*{1,2}|_{1,2}|`|@)(?P<key>[A-Za-z][A-Za-z_\- ]*?)(?:\*{1,2}|_{1,2}|`)?\s*:(?:\*{1,2}|_{1,2}|`)?(?P<value>.*)$",
+    re.DOTALL,
+)
 # A key as a model may misspell it: letters, digits, separators and invisible
 # characters, then `:`, `=` or a look-alike colon. Matched after NFKC, so `：` is `:`.
 _LOOSE_KEY_VALUE = lazy_compile(
@@ -196,7 +202,7 @@ def _exact(inner: str) -> Directive | None:
     `// TARGET_NODE:` would turn its block into a whole-file write; kept, a later
     stage fails it explicitly.
     """
-    kv = _KEY_VALUE.match(inner)
+    kv = _KEY_VALUE.match(inner) or _DECORATED_KEY_VALUE.match(inner)
     if kv is None:
         return None
     key = _KEY_SEPARATORS.sub("_", kv["key"]).upper()

@@ -294,6 +294,10 @@ def _diff_path(raw: str, prefix: str) -> str | None:
     path = _HEADER_TAIL.sub("", path).strip().strip('"')
     if path == "/dev/null":
         return None
+    if path in ("", prefix, prefix.rstrip("/")):
+        # `+++ b/` names no file: never the file `b` (issue 18, item 9).
+        header = f"{'---' if prefix == 'a/' else '+++'} {prefix}"
+        raise _Malformed(f"its header `{header}` names no file: write the path after it, as in `{header}src/app.py`")
     return path[len(prefix) :] if path.startswith(prefix) and len(path) > len(prefix) else path
 
 

@@ -14,7 +14,8 @@ the name is new: no module answers to it, and the text is compiled as before
     python -m kopipasta.loop.prompt_template
 
 User templates (`--template`, `.kopipasta/prompt.j2`, the `template` setting)
-are compiled from their text at each run, as before.
+are compiled from their text at each run, as before. Every template, built-in
+or not, renders in jinja2's sandbox (`environment`).
 """
 
 from __future__ import annotations
@@ -32,10 +33,19 @@ GENERATED_BY = "GENERATED_BY"
 
 
 def environment(loader: jinja2.BaseLoader | None = None) -> jinja2.Environment:
-    """The environment every prompt template renders in."""
-    import jinja2
+    """The environment every prompt template renders in: jinja2's sandbox.
 
-    return jinja2.Environment(
+    A template may come from the project (the `template` setting, a file a
+    teammate or a reply wrote): `{{ lipsum.__globals__['os'].system(...) }}`
+    in a plain Environment runs a command (issue 18). The sandbox refuses
+    private attributes and unsafe calls with a SecurityError; it changes the
+    generated code too (calls go through `environment.call`), so its class is
+    part of the precompiled module's name.
+    """
+    import jinja2
+    from jinja2.sandbox import SandboxedEnvironment
+
+    return SandboxedEnvironment(
         loader=loader,
         autoescape=False,
         keep_trailing_newline=True,
@@ -48,7 +58,7 @@ def environment(loader: jinja2.BaseLoader | None = None) -> jinja2.Environment:
 def _options_signature() -> str:
     env = environment()
     options = (
-        env.autoescape, env.keep_trailing_newline, env.trim_blocks, env.lstrip_blocks,
+        type(env).__name__, env.autoescape, env.keep_trailing_newline, env.trim_blocks, env.lstrip_blocks,
         env.undefined.__name__, env.block_start_string, env.block_end_string,
         env.variable_start_string, env.variable_end_string, env.comment_start_string,
         env.comment_end_string, env.line_statement_prefix, env.line_comment_prefix,

@@ -30,6 +30,7 @@ from kopipasta.errors import PatchError
 from kopipasta.loop.keys import read_key, signals_exit
 from kopipasta.loop.settings import DEFAULT_TOKEN_WARNING
 from kopipasta.model import Status
+from kopipasta.plain import visible
 from kopipasta.report import error_text
 
 if TYPE_CHECKING:
@@ -314,7 +315,8 @@ class Session:
         self.copy_problem = problem
         self.clipboard_told = True
         # Printed as well: nothing confirms that the terminal honours OSC 52.
-        self.console.file.write(text if text.endswith("\n") else text + "\n")
+        # Made visible (plain.visible): the prompt holds file text, the correction reply text.
+        self.console.file.write(visible(text if text.endswith("\n") else text + "\n"))
         return "osc52" if copy_osc52(text, self.console.file) else "printed"
 
     def key_help(self) -> str:
@@ -433,7 +435,7 @@ class Session:
         # nothing from rich, and a Ctrl-C landing inside rich's print (its buffer
         # state, its lock) must not be able to hold back the lines after it, "Bye." first.
         stream = self.console.file
-        stream.write(line + "\n")
+        stream.write(visible(line) + "\n")
         stream.flush()
 
 

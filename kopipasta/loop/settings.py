@@ -6,8 +6,11 @@ and ignores itself in git, so what a team shares lives at the root instead.
 under `[tool.kopipasta]`. When both exist, `kopipasta.toml` wins, key by key.
 
 Keys:
-  template   the prompt template, a path relative to the root
-             (`--template` on the command line wins over it)
+  template   the prompt template, a path relative to the root, inside it
+             (`--template` on the command line wins over it); an absolute
+             path, or one that leaves the root by `..` or a symlink, is
+             refused: a committed setting may not send the model a file from
+             outside the project (issue 18)
   exclude    a list of gitignore-style patterns skipped when a directory or
              glob is walked for the prompt (on top of .gitignore)
   token_warning
@@ -19,16 +22,16 @@ Keys:
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kopipasta.disk.own_settings import PYPROJECT, SETTINGS_FILE
 from kopipasta.errors import PatchError
 
-SETTINGS_FILE = "kopipasta.toml"
-PYPROJECT = "pyproject.toml"
 KNOWN_KEYS = ("template", "exclude", "token_warning", "outline")
 DEFAULT_TOKEN_WARNING = 30_000  # loop/tokens.py says why a warning; a chat model's budget says how much
 
@@ -70,6 +73,8 @@ def load_settings(root: Path) -> Settings:
     template = merged.get("template")
     if template is not None and not (isinstance(template, str) and template.strip()):
         raise SettingsProblem(f"Setting 'template' in {where} must be a path (a string)", "e.g. template = \"prompts/kopipasta.j2\"")
+    if template:
+        _confine_template(root, template, where)
     exclude = merged.get("exclude", [])
     if not (isinstance(exclude, list) and all(isinstance(item, str) for item in exclude)):
         raise SettingsProblem(f"Setting 'exclude' in {where} must be a list of strings", "e.g. exclude = [\"*.lock\", \"dist/\"]")
@@ -83,6 +88,17 @@ def load_settings(root: Path) -> Settings:
     if not (isinstance(outline, list) and all(isinstance(item, str) for item in outline)):
         raise SettingsProblem(f"Setting 'outline' in {where} must be a list of strings", "e.g. outline = [\"src/generated/*.ts\"]")
     return Settings(root / template if template else None, tuple(exclude), where, token_warning, tuple(outline))
+
+
+def _confine_template(root: Path, template: str, where: str) -> None:
+    """Refuse a `template` setting that names a file outside the root (absolute, `..`, a symlink out)."""
+    hint = "put the template inside the project and name it relative to the root (or pass --template)"
+    if os.path.isabs(template) or template.startswith("~"):
+        raise SettingsProblem(f"Setting 'template' in {where} is an absolute path ({template}): it must be inside the project", hint)
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(real_root, template))
+    if not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        raise SettingsProblem(f"Setting 'template' in {where} ({template}) leads outside the project root", hint)
 
 
 def _read(path: Path) -> dict[str, Any] | None:

@@ -158,6 +158,37 @@ def _leading_comment_count(spec: LanguageSpec, lines: list[str]) -> int:
     return count
 
 
+def _end_before_unrestated_comments(document: Document, definition: Definition, payload: str) -> int:
+    """Where the replaced span ends: before comment lines that close the definition, unless the payload restates them.
+
+    A language without a closing token (Python) parses the comment lines indented
+    under a function's last statement as part of the function. A payload that
+    restates the function and ends with code did not mean to delete them (issue 18,
+    item 9: 20 lines of a real file): they are kept after it. A payload that ends
+    with a comment restates the function's closing comments, and replaces them.
+    """
+    end = definition.end
+    spec, data = document.code_spec, document.data
+    last = next((line.strip() for line in reversed(payload.split("\n")) if line.strip()), "")
+    if not last or last.startswith(spec.line_comments) or not spec.line_comments:
+        return end
+    root = document.tree.root_node
+    kept_from = end
+    while kept_from > definition.start:
+        leaf = root.descendant_for_byte_range(kept_from - 1, kept_from)
+        if leaf is None or "comment" not in leaf.type or leaf.start_byte <= definition.start:
+            break
+        before = leaf.start_byte
+        while before > definition.start and data[before - 1 : before] in (b" ", b"\t"):
+            before -= 1
+        if data[before - 1 : before] not in (b"\n", b"\r"):
+            break  # a comment after code on its line (`return x  # why`) is that line's
+        kept_from = before
+        while kept_from > definition.start and data[kept_from - 1 : kept_from] in (b" ", b"\t", b"\r", b"\n"):
+            kept_from -= 1
+    return kept_from
+
+
 def join_rendered(lines: list[str], newline: str) -> str:
     """Rendered lines as text to splice at a position already indented: the first line's indent goes."""
     if not lines:
@@ -193,7 +224,7 @@ def replace_definition(document: Document, definition: Definition, payload: str)
         text = (comment_text + newline + base).encode("utf-8") + kept + body_text.encode("utf-8")
     else:
         text = join_rendered(rendered, newline).encode("utf-8")
-    end = definition.end
+    end = _end_before_unrestated_comments(document, definition, payload)
     # A JS class field's `;` stands after its node; a payload that restates it replaces it.
     # A payload ending in `,` restates the separator after an object member (Vue's Options API)
     # or a C/C++ enumerator list entry: the same rule, so the `,` is not doubled.

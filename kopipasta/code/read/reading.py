@@ -203,12 +203,29 @@ def _json_whole(old: str, payload: str, hint: str) -> OpaqueVerdict:
         sent = json.loads(payload)
     except ValueError as error:
         return OpaqueVerdict(False, f"it is not a complete JSON document ({error})", hint)
+    if _json_kind(have) != _json_kind(sent):
+        # A value whose directive line was lost (`// FILE: package.json` then `"^9.190.0"`): written,
+        # the file would be that one value (issue 18, item 3). YAML and TOML refuse it by their keys.
+        return OpaqueVerdict(False, f"it is {_json_kind(sent)}, and the file holds {_json_kind(have)}", hint)
     if isinstance(have, dict) and isinstance(sent, dict) and have:
         verdict = _parts_whole(list(have), list(sent), "top-level keys", hint)
         if not verdict.whole:
             return verdict
         return _json_nested_whole(have, sent, "", hint)
     return OpaqueVerdict(True)
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON document's top level is, as a message says it."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "one string"
+    if value is None:
+        return "null"
+    return "one boolean" if isinstance(value, bool) else "one number"
 
 
 def _json_nested_whole(have: dict[str, object], sent: dict[str, object], where: str, hint: str) -> OpaqueVerdict:

@@ -1,5 +1,5 @@
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
-name = 'prompt.j2@3f20c32ddc344ebec31cbd896436c4a3'
+name = 'prompt.j2@6c98ec4a69bc0ed5612782b7f46670b8'
 
 def root(context, missing=missing):
     resolve = context.resolve_or_missing
