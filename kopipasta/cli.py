@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 if TYPE_CHECKING:
+    from kopipasta.loop.formatter import FormatResult
     from kopipasta.loop.verify import VerifyResult
     from kopipasta.model import Report
 
@@ -58,6 +59,12 @@ Exit status:
   3  the patches were written but the --verify command failed or could
      not start (with --revert-on-fail they were put back, unless a file
      changed after the apply: then the report says so)
+
+\b
+--format-cmd (or the 'format' setting) runs after the write and before
+--verify, on exactly the files this apply wrote ('{files}' becomes their
+quoted paths; without it they are appended). Its failure is reported, not
+the exit status; undo still puts back the bytes from before the apply.
 
 \b
 --verify runs only after a real apply that wrote files or found every
@@ -201,6 +208,14 @@ def main(ctx: click.Context) -> None:
     help="Change only files matching GLOB (relative to the root; '*' also crosses '/'); "
     "a block for any other file fails. Repeatable.",
 )
+@click.option(
+    "--format-cmd",
+    "format_command",
+    metavar="CMD",
+    default=None,
+    help="After writing and before --verify, run CMD on the files this apply wrote ('{files}' is where their "
+    "paths go); a failure is reported, not the verdict. Default: the 'format' setting; '' turns it off.",
+)
 @click.option("--verify", "verify_command", metavar="CMD", help="After writing, run CMD with the shell in the root; exit 3 if it fails.")
 @click.option("--revert-on-fail", is_flag=True, help="When --verify fails, put back exactly what this apply wrote.")
 @click.option(
@@ -233,6 +248,7 @@ def apply(
     as_json: bool,
     diff: bool | None,
     only: tuple[str, ...],
+    format_command: str | None,
     verify_command: str | None,
     revert_on_fail: bool,
     allow_delete: bool,
@@ -250,6 +266,7 @@ def apply(
     if partial and strict:
         raise click.UsageError("--partial writes what succeeded, --strict writes nothing if anything failed: choose one")
     text = read_reply(reply, as_json=as_json, dry_run=dry_run)
+    formatter = _format_setting(root) if format_command is None else format_command.strip()
     entry_before = journal.newest(root)
     try:
         report = apply_reply(
@@ -270,10 +287,12 @@ def apply(
         from kopipasta.report import report_json
 
         extra: dict[str, object] = {}
+        if formatter:
+            extra["format"] = _format(formatter, root, report, dry_run, entry_before, sys.stderr).to_json()
         if verify_command is not None:
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, sys.stderr)
             status = _with_verify(status, checked.failed)
-            extra = {"exit_status": status, "verify": checked.to_json()}
+            extra.update({"exit_status": status, "verify": checked.to_json()})
         if feedback:
             extra["feedback"] = message
         click.echo(report_json(report, dry_run=dry_run, extra=extra, show_diff=diff is True))
@@ -284,6 +303,9 @@ def apply(
         # For a script, --feedback makes stdout the message alone; the report goes to stderr.
         piped_feedback = feedback and not is_terminal(sys.stdout)
         print_report(make_console(stderr=piped_feedback), report, dry_run=dry_run, show_diff=show_diff)
+        if formatter:
+            output = sys.stderr if piped_feedback else sys.stdout
+            click.echo(_format(formatter, root, report, dry_run, entry_before, output).summary(), err=piped_feedback)
         if verify_command is not None:
             output = sys.stderr if piped_feedback else sys.stdout
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, output)
@@ -319,6 +341,34 @@ def _copy_feedback(message: str | None) -> None:
     click.echo(message, nl=False)
     also = f", and {osc52_note()}" if copy_osc52(message, sys.stdout) else ", not copied"
     click.echo(f"⚠ Correction message printed above{also}: {problem}")
+
+
+def _format_setting(root: Path) -> str:
+    """The `format` setting's command ("" for none); a broken settings file fails before anything is written."""
+    from kopipasta.loop.settings import SettingsProblem, load_settings
+    from kopipasta.report import EXIT_NO_PATCH
+
+    try:
+        return load_settings(root).format
+    except SettingsProblem as error:
+        fail(str(error), EXIT_NO_PATCH)
+        raise AssertionError("unreachable") from None
+
+
+def _format(
+    command: str, root: Path, report: Report, dry_run: bool, entry_before: str | None, output: TextIO
+) -> FormatResult:
+    """Run the formatter on what this apply wrote (or say why not): never anything it did not write."""
+    from kopipasta.disk import journal
+    from kopipasta.loop.formatter import FormatResult, run_formatter
+
+    if dry_run:
+        return FormatResult("", ran=False, skipped="--dry-run wrote nothing")
+    entry = journal.newest(root) if report.written else None
+    if entry is None or entry == entry_before:
+        return FormatResult("", ran=False, skipped="this apply wrote nothing")
+    announce = (lambda ran: click.echo(f"▶ format: {ran}")) if output is sys.stdout else None
+    return run_formatter(command, root, entry, output=output, announce=announce)
 
 
 def _verify(

@@ -34,7 +34,6 @@ from kopipasta.errors import PatchError, UnsupportedFile
 from kopipasta.loop.prompt_template import TEMPLATE_NAME
 from kopipasta.syntax.languages import (
     BASH,
-    C,
     CPP,
     CSHARP,
     GO,
@@ -52,6 +51,7 @@ from kopipasta.syntax.languages import (
     TSX,
     TYPESCRIPT,
     VUE,
+    C,
     LanguageSpec,
     language_for_path,
 )

@@ -10,6 +10,9 @@ Keys:
              (`--template` on the command line wins over it)
   exclude    a list of gitignore-style patterns skipped when a directory or
              glob is walked for the prompt (on top of .gitignore)
+  format     the formatter `apply` runs on the files it wrote, before
+             `--verify`: a shell command with `{files}` where the paths go
+             (`--format-cmd` wins over it; `--format-cmd ''` turns it off)
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from kopipasta.errors import PatchError
 
 SETTINGS_FILE = "kopipasta.toml"
 PYPROJECT = "pyproject.toml"
-KNOWN_KEYS = ("template", "exclude")
+KNOWN_KEYS = ("template", "exclude", "format")
 
 
 class SettingsProblem(PatchError):
@@ -35,6 +38,7 @@ class SettingsProblem(PatchError):
 class Settings:
     template: Path | None = None  # absolute (root / the configured path)
     exclude: tuple[str, ...] = ()
+    format: str = ""  # the formatter command, "" for none
     source: str = ""  # where they were read, for messages
 
 
@@ -65,7 +69,10 @@ def load_settings(root: Path) -> Settings:
     exclude = merged.get("exclude", [])
     if not (isinstance(exclude, list) and all(isinstance(item, str) for item in exclude)):
         raise SettingsProblem(f"Setting 'exclude' in {where} must be a list of strings", "e.g. exclude = [\"*.lock\", \"dist/\"]")
-    return Settings(root / template if template else None, tuple(exclude), where)
+    formatter = merged.get("format", "")
+    if not isinstance(formatter, str):
+        raise SettingsProblem(f"Setting 'format' in {where} must be a command (a string)", "e.g. format = \"ruff format {files}\"")
+    return Settings(root / template if template else None, tuple(exclude), formatter.strip(), where)
 
 
 def _read(path: Path) -> dict[str, Any] | None:
