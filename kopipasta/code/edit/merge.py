@@ -403,7 +403,7 @@ def _run(plan: Plan, document: Document) -> Merged:
     merged = Merged(document.data, document.tree)
     if plan.imports:
         data, tree = document.data, document.tree
-        imports = plan_imports(spec, data, tree, plan.imports, document.newline)
+        imports = plan_imports(spec, data, tree, plan.imports, document.newline, root=document.root)
         new_data, change = apply_edits(data, list(imports.edits))
         if new_data != data:
             document = document.after(new_data, check_syntax(spec, file, plan.label, data, tree, new_data, change))
