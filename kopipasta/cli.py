@@ -459,10 +459,17 @@ def undo(root: Path, force: bool) -> None:
 def nodes(files: tuple[str, ...], root: Path, as_json: bool) -> None:
     """List the definitions each FILE offers to TARGET_NODE: kind, qualified name, lines.
 
-    For a JSON file, its top-level keys (TARGET_PATH). A file that is missing or
-    has no grammar is reported on stderr; the others are still listed (exit 1).
+    For a JSON, YAML or TOML file, its top-level keys (and TOML's tables), for
+    TARGET_PATH. Names read as the file's language writes them (Ruby:
+    `Rack::ETag#call`). A file that is missing or has no grammar is reported on
+    stderr; the others are still listed (exit 1).
     """
-    from kopipasta.code.read.inventory import file_definitions, root_relative, target_names
+    from kopipasta.code.read.inventory import (
+        definitions_of,
+        load_existing,
+        root_relative,
+        target_names,
+    )
     from kopipasta.disk.workspace import normalise
     from kopipasta.errors import PatchError
 
@@ -473,13 +480,14 @@ def nodes(files: tuple[str, ...], root: Path, as_json: bool) -> None:
         relative = root_relative(file, root)
         try:
             path = normalise(relative)
-            definitions = file_definitions(root, relative)
+            source = load_existing(root, relative)
+            definitions = definitions_of(source)
         except PatchError as error:
             click.echo(f"❌ {error}", err=True)
             records.append({"file": file, "error": str(error), "definitions": []})
             failed = True
             continue
-        names = target_names(definitions)
+        names = target_names(definitions, source)
         rows = [(d.kind, name, _line_range(d.line, d.end_line)) for d, name in zip(definitions, names, strict=True)]
         listed.append((path, rows))
         records.append(
@@ -609,9 +617,11 @@ def _selection(files: tuple[str, ...], root: Path, template: Path | None) -> tup
 def stats(root: Path, as_json: bool) -> None:
     """Count, over this project's apply log (.kopipasta/log.jsonl), how replies fared.
 
-    How often replies followed the protocol, how blocks were written and what
-    failed and why, and how often an apply was undone: to see which model or
-    prompt serves you best. The log holds no code, only forms and outcomes.
+    How many replies followed the protocol, how each block was read and
+    whether it applied, why blocks failed, and how many applies were undone
+    with `undo` or the session's u. Each apply that is not a dry run adds a
+    line: its time, and per block the form, the language and the outcome;
+    no code, no paths, no model or prompt.
     """
     import json
 

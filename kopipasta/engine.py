@@ -196,7 +196,7 @@ def _apply_block(
     except PatchError as error:
         if state is not None:
             state.fail(block.index)
-        return _failed(block, patch, error.message, error.hint, type(error).__name__)
+        return _failed(block, patch, error.message, error.hint, type(error).__name__, error.reading)
     except (OSError, MemoryError, RecursionError) as error:
         if state is not None:
             state.fail(block.index)
@@ -318,7 +318,7 @@ def _apply_text_block(
     return outcomes
 
 
-def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str) -> Outcome:
+def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str, reading: str = "") -> Outcome:
     return Outcome(
         block.index,
         block.line,
@@ -328,6 +328,7 @@ def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: st
         Status.FAILED,
         message,
         hint,
+        reading=reading,
         failure_kind=kind,
     )
 

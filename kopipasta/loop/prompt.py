@@ -389,7 +389,7 @@ def _inventory(source: Source) -> _Inventory:
 def _prompt_file(source: Source, definitions: list[Definition] | None) -> PromptFile:
     text = _text(source).rstrip("\n")
     kind = "text" if definitions is None else "data" if data_formats.format_of(source.path) else "code"
-    names = target_names(definitions or [])
+    names = target_names(definitions or [], source)
     if kind == "code":
         targets = tuple(f"{d.kind} {name}" for d, name in zip(definitions or [], names, strict=True))
     else:
@@ -440,7 +440,7 @@ def _real_example(
     for source, definitions in inventories:
         if not definitions:
             continue
-        for definition, name in zip(definitions, target_names(definitions), strict=True):
+        for definition, name in zip(definitions, target_names(definitions, source), strict=True):
             if _named_by_task(definition, named):
                 continue
             if definition.end - _restated_start(definition) > budget:
