@@ -83,6 +83,8 @@ def _read(path: Path) -> dict[str, Any] | None:
         return None
     except OSError as error:
         raise SettingsProblem(f"Cannot read {path.name}: {error.strerror or error}") from None
+    if path.name == PYPROJECT and b"kopipasta" not in data:
+        return None  # no [tool.kopipasta]: not parsed, so an apply in any Python project skips tomllib (issue 9)
     # Imported once there is TOML to read: a project without settings files never pays for it (issue 9).
     if sys.version_info >= (3, 11):
         import tomllib
