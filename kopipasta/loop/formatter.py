@@ -86,8 +86,8 @@ def run_formatter(
     """
     try:
         files = written_files(root, entry)
-    except (OSError, JournalError) as error:
-        return FormatResult("", ran=False, skipped=f"the apply's journal entry cannot be read: {error}")
+    except (OSError, JournalError) as unreadable:
+        return FormatResult("", ran=False, skipped=f"the apply's journal entry cannot be read: {unreadable}")
     if not files:
         return FormatResult("", ran=False, skipped="the apply only deleted files")
     command = command_for(template, files)

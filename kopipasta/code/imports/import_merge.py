@@ -344,7 +344,6 @@ def plan_imports(
 
     `root`, the project root, tells a first-party Python module from a third-party one.
     """
-    project = root
     from kopipasta.code.imports import statement_imports
 
     if statement_imports.handles(spec):  # Go, Rust, Java, C#, Kotlin, Scala, Swift
@@ -356,8 +355,8 @@ def plan_imports(
     added = present = 0
     reference = top[-1] if top else None
     for text in imports:
-        root = parse(spec, text.encode("utf-8")).root_node
-        for node in root.children:
+        payload_root = parse(spec, text.encode("utf-8")).root_node
+        for node in payload_root.children:
             if node.type not in spec.import_types:
                 continue
             wanted = _read(spec, node)
@@ -401,7 +400,7 @@ def plan_imports(
                                    _module_of(wanted)))
     edits = [_add_names(data, imp, names, eol) for imp, names in additions.values()]
     if statements:
-        edits += _insert_new(spec, data, tree.root_node, top, statements, eol, project)
+        edits += _insert_new(spec, data, tree.root_node, top, statements, eol, root)
     return ImportPlan(tuple(sorted(edits, key=lambda e: (e.start, e.end))), added, present)
 
 
