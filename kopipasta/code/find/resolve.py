@@ -403,10 +403,10 @@ def _not_found(target: Target, definitions: list[Definition], file: str, data: b
     same_letters = [n for n in names if n.lower() == target.name.lower()]
     close = same_letters or _closest(target.name, names)
     # A suggestion must pick one definition when written back: an ambiguous one gives way to its qualified names.
-    close = list(dict.fromkeys(s for name in close for s in _unambiguous(name, target.kind, definitions)))[:4]
+    close = list(dict.fromkeys(s for name in close for s in _unambiguous(name, definitions)))[:4]
     # Shown as the language writes them, where a suggestion is a definition's full name (shown.py).
     full = {d.qualified_name: shown_name(d, file, data) for d in definitions}
-    close = [full.get(name.split("#")[0], name.split("#")[0]) + name[len(name.split("#")[0]) :] for name in close]
+    close = [full.get(name, name) for name in close]
     hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else ""
     if not hint and not definitions:
         hint = "the file has no definitions to target"
@@ -415,20 +415,21 @@ def _not_found(target: Target, definitions: list[Definition], file: str, data: b
     return TargetNotFound(f"Node {described} not found in AST of {file}", hint)
 
 
-def _unambiguous(name: str, kind: str | None, definitions: list[Definition]) -> list[str]:
-    """`name` if it resolves to one definition; else the names that pick each it could mean (issue 21)."""
+def _unambiguous(name: str, definitions: list[Definition]) -> list[str]:
+    """`name`, or when written back it would be ambiguous, the qualified names that pick each (issue 21).
+
+    Definitions sharing one qualified name (overloads, a property and its
+    setter) are left to the payload or `#n`, as the resolver leaves them.
+    """
     parts = tuple(name.split("."))
     try:
-        _resolve(Target(kind, parts, None), definitions, lambda: definitions, "")
+        _resolve(Target(None, parts, None), definitions, lambda: definitions, "")
     except AmbiguousTarget:
-        named = [d for d in definitions if (kind is None or d.fits(kind)) and _qualified_parts(d)[-len(parts) :] == parts]
-        picks: list[str] = []
-        for qualified in dict.fromkeys(d.qualified_name for d in named):
-            same = [d for d in named if d.qualified_name == qualified]
-            picks.extend([qualified] if len(same) == 1 else [f"{qualified}#{i}" for i in range(1, len(same) + 1)])
-        return picks
+        named = [d for d in definitions if _qualified_parts(d)[-len(parts) :] == parts]
+        qualified = list(dict.fromkeys(d.qualified_name for d in named))
+        return qualified if len(qualified) > 1 else [name]
     except PatchError:
-        return []
+        pass
     return [name]
 
 
