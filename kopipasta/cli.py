@@ -266,7 +266,7 @@ def apply(
     if partial and strict:
         raise click.UsageError("--partial writes what succeeded, --strict writes nothing if anything failed: choose one")
     text = read_reply(reply, as_json=as_json, dry_run=dry_run)
-    formatter = _format_setting(root) if format_command is None else format_command.strip()
+    formatter = _format_setting(root, as_json, dry_run) if format_command is None else format_command.strip()
     entry_before = journal.newest(root)
     try:
         report = apply_reply(
@@ -343,7 +343,7 @@ def _copy_feedback(message: str | None) -> None:
     click.echo(f"⚠ Correction message printed above{also}: {problem}")
 
 
-def _format_setting(root: Path) -> str:
+def _format_setting(root: Path, as_json: bool, dry_run: bool) -> str:
     """The `format` setting's command ("" for none); a broken settings file fails before anything is written."""
     from kopipasta.loop.settings import SettingsProblem, load_settings
     from kopipasta.report import EXIT_NO_PATCH
@@ -351,7 +351,7 @@ def _format_setting(root: Path) -> str:
     try:
         return load_settings(root).format
     except SettingsProblem as error:
-        fail(str(error), EXIT_NO_PATCH)
+        (_fail_json(dry_run) if as_json else fail)(str(error), EXIT_NO_PATCH)
         raise AssertionError("unreachable") from None
 
 

@@ -105,6 +105,9 @@ def test_a_format_setting_that_is_not_a_command_fails_before_anything_is_written
         ' — e.g. format = "ruff format {files}"\n'
     )
     assert (project / "app.py").read_text() == APP
+    as_json = kopipasta(project, "apply", str(project.parent / "reply.md"), "--json")
+    assert as_json.returncode == 2
+    assert json.loads(as_json.stdout)["error"].startswith("Setting 'format' in kopipasta.toml must be a command")
 
 
 def test_paths_are_quoted_for_the_shell(tmp_path: Path) -> None:
