@@ -16,6 +16,7 @@ import click
 from kopipasta.plain import is_terminal, json_visible, visible
 
 if TYPE_CHECKING:
+    from kopipasta.loop.formatter import FormatResult
     from kopipasta.loop.verify import VerifyResult
     from kopipasta.model import Report
 
@@ -68,6 +69,12 @@ Exit status:
   3  the patches were written but the --verify command failed or could
      not start (with --revert-on-fail they were put back, unless a file
      changed after the apply: then the report says so)
+
+\b
+--format-cmd (or the 'format' setting) runs after the write and before
+--verify, on exactly the files this apply wrote ('{files}' becomes their
+quoted paths; without it they are appended). Its failure is reported, not
+the exit status; undo still puts back the bytes from before the apply.
 
 \b
 --verify runs only after a real apply that wrote files or found every
@@ -221,6 +228,14 @@ def main(ctx: click.Context) -> None:
     help="Change only files matching GLOB (relative to the root; '*' also crosses '/'); "
     "a block for any other file fails. Repeatable.",
 )
+@click.option(
+    "--format-cmd",
+    "format_command",
+    metavar="CMD",
+    default=None,
+    help="After writing and before --verify, run CMD on the files this apply wrote ('{files}' is where their "
+    "paths go); a failure is reported, not the verdict. Default: the 'format' setting; '' turns it off.",
+)
 @click.option("--verify", "verify_command", metavar="CMD", help="After writing, run CMD with the shell in the root; exit 3 if it fails.")
 @click.option("--revert-on-fail", is_flag=True, help="When --verify fails, put back exactly what this apply wrote.")
 @click.option(
@@ -253,6 +268,7 @@ def apply(
     as_json: bool,
     diff: bool | None,
     only: tuple[str, ...],
+    format_command: str | None,
     verify_command: str | None,
     revert_on_fail: bool,
     allow_delete: bool,
@@ -270,6 +286,7 @@ def apply(
     if partial and strict:
         raise click.UsageError("--partial writes what succeeded, --strict writes nothing if anything failed: choose one")
     text = read_reply(reply, as_json=as_json, dry_run=dry_run)
+    formatter = _format_setting(root, as_json, dry_run) if format_command is None else format_command.strip()
     entry_before = journal.newest(root)
     try:
         report = apply_reply(
@@ -290,10 +307,12 @@ def apply(
         from kopipasta.report import report_json
 
         extra: dict[str, object] = {}
+        if formatter:
+            extra["format"] = _format(formatter, root, report, dry_run, entry_before, sys.stderr).to_json()
         if verify_command is not None:
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, sys.stderr)
             status = _with_verify(status, checked.failed)
-            extra = {"exit_status": status, "verify": checked.to_json()}
+            extra.update({"exit_status": status, "verify": checked.to_json()})
         if feedback:
             extra["feedback"] = message
         _echo_data(report_json(report, dry_run=dry_run, extra=extra, show_diff=diff is True))
@@ -304,6 +323,9 @@ def apply(
         # For a script, --feedback makes stdout the message alone; the report goes to stderr.
         piped_feedback = feedback and not is_terminal(sys.stdout)
         print_report(make_console(stderr=piped_feedback), report, dry_run=dry_run, show_diff=show_diff)
+        if formatter:
+            output = sys.stderr if piped_feedback else sys.stdout
+            click.echo(_format(formatter, root, report, dry_run, entry_before, output).summary(), err=piped_feedback)
         if verify_command is not None:
             output = sys.stderr if piped_feedback else sys.stdout
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, output)
@@ -339,6 +361,34 @@ def _copy_feedback(message: str | None) -> None:
     _echo(message, nl=False)
     also = f", and {osc52_note()}" if copy_osc52(message, sys.stdout) else ", not copied"
     _echo(f"⚠ Correction message printed above{also}: {problem}")
+
+
+def _format_setting(root: Path, as_json: bool, dry_run: bool) -> str:
+    """The `format` setting's command ("" for none); a broken settings file fails before anything is written."""
+    from kopipasta.loop.settings import SettingsProblem, load_settings
+    from kopipasta.report import EXIT_NO_PATCH
+
+    try:
+        return load_settings(root).format
+    except SettingsProblem as error:
+        (_fail_json(dry_run) if as_json else fail)(str(error), EXIT_NO_PATCH)
+        raise AssertionError("unreachable") from None
+
+
+def _format(
+    command: str, root: Path, report: Report, dry_run: bool, entry_before: str | None, output: TextIO
+) -> FormatResult:
+    """Run the formatter on what this apply wrote (or say why not): never anything it did not write."""
+    from kopipasta.disk import journal
+    from kopipasta.loop.formatter import FormatResult, run_formatter
+
+    if dry_run:
+        return FormatResult("", ran=False, skipped="--dry-run wrote nothing")
+    entry = journal.newest(root) if report.written else None
+    if entry is None or entry == entry_before:
+        return FormatResult("", ran=False, skipped="this apply wrote nothing")
+    announce = (lambda ran: click.echo(f"▶ format: {ran}")) if output is sys.stdout else None
+    return run_formatter(command, root, entry, output=output, announce=announce)
 
 
 def _verify(
@@ -429,10 +479,17 @@ def undo(root: Path, force: bool) -> None:
 def nodes(files: tuple[str, ...], root: Path, as_json: bool) -> None:
     """List the definitions each FILE offers to TARGET_NODE: kind, qualified name, lines.
 
-    For a JSON file, its top-level keys (TARGET_PATH). A file that is missing or
-    has no grammar is reported on stderr; the others are still listed (exit 1).
+    For a JSON, YAML or TOML file, its top-level keys (and TOML's tables), for
+    TARGET_PATH. Names read as the file's language writes them (Ruby:
+    `Rack::ETag#call`). A file that is missing or has no grammar is reported on
+    stderr; the others are still listed (exit 1).
     """
-    from kopipasta.code.read.inventory import file_definitions, root_relative, target_names
+    from kopipasta.code.read.inventory import (
+        definitions_of,
+        load_existing,
+        root_relative,
+        target_names,
+    )
     from kopipasta.disk.workspace import normalise
     from kopipasta.errors import PatchError
 
@@ -443,13 +500,14 @@ def nodes(files: tuple[str, ...], root: Path, as_json: bool) -> None:
         relative = root_relative(file, root)
         try:
             path = normalise(relative)
-            definitions = file_definitions(root, relative)
+            source = load_existing(root, relative)
+            definitions = definitions_of(source)
         except PatchError as error:
             _echo(f"❌ {error}", err=True)
             records.append({"file": file, "error": str(error), "definitions": []})
             failed = True
             continue
-        names = target_names(definitions)
+        names = target_names(definitions, source)
         rows = [(d.kind, name, _line_range(d.line, d.end_line)) for d, name in zip(definitions, names, strict=True)]
         listed.append((path, rows))
         records.append(
@@ -656,9 +714,11 @@ def mcp_command(root: Path) -> None:
 def stats(root: Path, as_json: bool) -> None:
     """Count, over this project's apply log (.kopipasta/log.jsonl), how replies fared.
 
-    How often replies followed the protocol, how blocks were written and what
-    failed and why, and how often an apply was undone: to see which model or
-    prompt serves you best. The log holds no code, only forms and outcomes.
+    How many replies followed the protocol, how each block was read and
+    whether it applied, why blocks failed, and how many applies were undone
+    with `undo` or the session's u. Each apply that is not a dry run adds a
+    line: its time, and per block the form, the language and the outcome;
+    no code, no paths, no model or prompt.
     """
     import json
 

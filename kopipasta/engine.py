@@ -242,7 +242,7 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
     except PatchError as error:
         if state is not None:
             state.fail(block.index)
-        return _failed(block, patch, error.message, error.hint, type(error).__name__)
+        return _failed(block, patch, error.message, error.hint, type(error).__name__, error.reading)
     except (OSError, MemoryError, RecursionError) as error:
         if state is not None:
             state.fail(block.index)
@@ -394,7 +394,7 @@ def _refuse_settings_changes(results: list[FileResult], files: dict[str, _FileSt
             own_settings.refuse_settings_change(path, real, source.data if source.exists else None, after)
 
 
-def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str) -> Outcome:
+def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str, reading: str = "") -> Outcome:
     return Outcome(
         block.index,
         block.line,
@@ -404,6 +404,7 @@ def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: st
         Status.FAILED,
         message,
         hint,
+        reading=reading,
         failure_kind=kind,
     )
 

@@ -8,11 +8,18 @@ statuses. Anything else escaping a stage is a bug.
 from __future__ import annotations
 
 
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """`1 definition`, `2 definitions`, `3 applies`: a count with its noun agreeing (issue 21)."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 class PatchError(Exception):
     """An expected failure of one block: `message` names the file, target and reason."""
 
     # The file the block turned out to name, when only reading it told (a diff's headers).
     file: str | None = None
+    # How the block was read when it failed ("inferred fragment", "merged elision"), for the apply log.
+    reading: str = ""
 
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)

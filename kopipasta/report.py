@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from kopipasta.errors import counted
 from kopipasta.model import DIRECTIVE_OF_OPERATION, FileChange, Operation, Outcome, Report, Status
 from kopipasta.plain import json_visible, visible
 from kopipasta.plain import (
@@ -260,14 +261,15 @@ def _summary(report: Report, ignored: int, *, dry_run: bool) -> str:
     for outcome in report.outcomes:
         if not (outcome.status is Status.SKIPPED and outcome.file is None):
             counts[outcome.status] = counts.get(outcome.status, 0) + 1
-    parts = [f"{n} {status.value}" for status, n in counts.items()]
+    # A dry run applied nothing: its count says what would apply, as its table does.
+    parts = [f"{n} {'would apply' if dry_run and status is Status.APPLIED else status.value}" for status, n in counts.items()]
     if ignored:
-        parts.append(f"{ignored} block{'s' if ignored != 1 else ''} without FILE ignored")
+        parts.append(f"{counted(ignored, 'block')} without FILE ignored")
     files = len(report.changes)
     if dry_run:
-        tail = f"dry run: {files} file{'s' if files != 1 else ''} would change, nothing written"
+        tail = f"dry run: {counted(files, 'file')} would change, nothing written"
     elif report.written:
-        tail = f"{files} file{'s' if files != 1 else ''} written"
+        tail = f"{counted(files, 'file')} written"
     else:
         tail = "nothing written"
     return ", ".join(parts) + f". {tail}." if parts else f"{tail}."

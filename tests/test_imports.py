@@ -116,13 +116,19 @@ def test_alias_must_match_to_count_as_present() -> None:
     assert "from typing import Any, Any as A\n" in out
 
 
-def test_new_statement_goes_after_the_last_import() -> None:
+def test_new_statement_joins_its_sorted_section() -> None:
+    # The file's one block is the standard library, sorted: new statements take their sorted places (issue 21).
     out = merge(PYTHON, PY_FILE, "from collections import Counter", "import sys")
-    assert out.startswith('"""Doc."""\n\nimport os\nfrom typing import Any\nfrom collections import Counter\nimport sys\n\n\ndef f')
+    assert out.startswith('"""Doc."""\n\nimport os\nimport sys\nfrom collections import Counter\nfrom typing import Any\n\n\ndef f')
+
+
+def test_new_statement_goes_after_the_last_import_when_the_file_keeps_no_sections() -> None:
+    source = "import os\nimport click\n\n\ndef f():\n    pass\n"  # stdlib and third party in one block
+    assert merge(PYTHON, source, "import sys").startswith("import os\nimport click\nimport sys\n\n\ndef f")
 
 
 def test_plain_import_is_narrowed_to_missing_modules() -> None:
-    assert "import os\nfrom typing import Any\nimport sys\n" in merge(PYTHON, PY_FILE, "import os, sys")
+    assert "import os\nimport sys\nfrom typing import Any\n" in merge(PYTHON, PY_FILE, "import os, sys")
 
 
 def test_parenthesized_statement_keeps_its_layout() -> None:
@@ -222,7 +228,8 @@ def test_js_multiline_braces_keep_layout() -> None:
 def test_js_new_statement_takes_the_file_quotes_and_semicolons() -> None:
     source = "import { api } from './api'\n\nexport const x = 1\n"
     out = merge(JAVASCRIPT, source, 'import dayjs from "dayjs";')
-    assert out == "import { api } from './api'\nimport dayjs from 'dayjs'\n\nexport const x = 1\n"
+    # A package goes before the relative paths (issue 21), in the file's quotes, without `;`.
+    assert out == "import dayjs from 'dayjs'\nimport { api } from './api'\n\nexport const x = 1\n"
 
 
 def test_js_missing_default_becomes_its_own_narrowed_statement() -> None:

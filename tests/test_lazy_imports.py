@@ -181,7 +181,7 @@ def test_an_elided_payload_with_imports_loads_the_merge_it_runs(tmp_path: Path) 
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
     assert {"kopipasta.code.edit.merge", "kopipasta.code.read.members", "kopipasta.code.imports.import_merge"} <= set(loaded)
     assert "kopipasta.code.read.staleness" not in loaded
-    assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("import math\n", "import math\nimport decimal\n").replace(
+    assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("import math\n", "import decimal\nimport math\n").replace(
         "math.ceil", "math.floor"
     )
 
@@ -270,3 +270,14 @@ def test_each_grammar_loads_from_the_pack_folder_looked_up_once() -> None:
         module = languages._binding(grammar)
         assert os.path.dirname(module.__file__ or "") == folder
         assert languages.grammar_language(grammar) == get_language(grammar)  # type: ignore[arg-type]
+
+
+def test_an_apply_reads_the_format_setting_without_tomllib_when_pyproject_has_no_kopipasta(tmp_path: Path) -> None:
+    # `apply` looks for the `format` setting (issue 21); a pyproject.toml without [tool.kopipasta]
+    # is not parsed, so an apply in an ordinary Python project does not import tomllib for it.
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "shop"\n')
+    (tmp_path / "app.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "reply.md").write_text("```python\n# FILE: app.py\n# TARGET_NODE: f\ndef f():\n    return 2\n```\n")
+    loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
+    assert "tomllib" not in loaded and "tomli" not in loaded
+    assert (tmp_path / "app.py").read_text() == "def f():\n    return 2\n"

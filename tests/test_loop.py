@@ -234,7 +234,7 @@ def test_a_bad_setting_is_one_line(root: Path) -> None:
     (root / "kopipasta.toml").write_text('templat = "x.j2"\n')
     result = kopipasta("prompt", "app.py", "--stdout", cwd=root)
     assert result.returncode == 1
-    assert result.stderr == "❌ Unknown setting 'templat' in kopipasta.toml — the settings are: template, exclude, token_warning, outline\n"
+    assert result.stderr == "❌ Unknown setting 'templat' in kopipasta.toml — the settings are: template, exclude, token_warning, outline, format\n"
     (root / "kopipasta.toml").write_text("template = \n")
     result = kopipasta("prompt", "app.py", "--stdout", cwd=root)
     assert result.returncode == 1 and result.stderr.startswith("❌ Cannot read settings from kopipasta.toml:")

@@ -106,7 +106,7 @@ def test_name_first_resolves_as_the_full_listing(name: str, spec: LanguageSpec, 
             target = parse_target(text, name)
         except PatchError:
             continue  # not a target a reply could write
-        expected = _outcome(lambda t=target: resolve(t, definitions, name))
+        expected = _outcome(lambda t=target: resolve(t, definitions, name, data))
         actual = _outcome(lambda t=target: resolve_in(t, _name_first(spec, data, tree), name))
         assert actual == expected, f"{text!r} in {name}"
         checked += 1

@@ -29,7 +29,8 @@ class Stats:
     forms: Counter[str] = field(default_factory=Counter)
     form_failures: Counter[str] = field(default_factory=Counter)
     languages: Counter[str] = field(default_factory=Counter)
-    failures: Counter[str] = field(default_factory=Counter)  # by failure kind
+    failures: Counter[str] = field(default_factory=Counter)  # by failure kind (the error's class, for programs)
+    reasons: Counter[str] = field(default_factory=Counter)  # by what a person reads: kind and form in words
     unreadable: int = 0  # log lines that are not JSON (a crash mid-write, an edit)
 
     def to_json(self) -> dict[str, Any]:
@@ -100,8 +101,10 @@ def _count(stats: Stats, entry: dict[str, Any]) -> None:
         if block.get("language"):
             stats.languages[str(block["language"])] += 1
         if status == "failed":
+            kind = str(block.get("failure") or "unknown")
             stats.form_failures[form] += 1
-            stats.failures[str(block.get("failure") or "unknown")] += 1
+            stats.failures[kind] += 1
+            stats.reasons[failure_words(kind, form)] += 1
 
 
 def stats_lines(stats: Stats, where: str) -> list[str]:
@@ -125,8 +128,8 @@ def stats_lines(stats: Stats, where: str) -> list[str]:
         lines.append(f"  how they were written: {forms}")
         if stats.languages:
             lines.append("  languages: " + ", ".join(f"{lang} {n}" for lang, n in stats.languages.most_common()))
-    if stats.failures:
-        lines.append("Why blocks failed: " + ", ".join(f"{_kind_words(kind)} {n}" for kind, n in stats.failures.most_common()))
+    if stats.reasons:
+        lines.append("Why blocks failed: " + ", ".join(f"{reason} {n}" for reason, n in stats.reasons.most_common()))
     lines.append(
         f"Undo rate: {_n(stats.undos, 'undo', 'undos')} for {_n(stats.wrote, 'apply', 'applies')} that wrote files"
         + (f" ({_percent(stats.undos, stats.wrote)})" if stats.wrote else "")
@@ -138,19 +141,40 @@ def stats_lines(stats: Stats, where: str) -> list[str]:
     return lines
 
 
+# What a failure kind (the error class the log records) means to a person (issue 21: no class names).
 _KIND_WORDS = {
     "TargetNotFound": "target not found",
     "AmbiguousTarget": "ambiguous target",
-    "PayloadError": "unusable payload",
     "SyntaxCheckError": "syntax error after the patch",
     "UnsupportedFile": "unsupported file",
     "ConfinementError": "path outside the project",
-    "InternalError": "internal error",
+    "StaleTarget": "target changed since the prompt",
+    "Busy": "another kopipasta was writing",
+    "PatchError": "refused by a check before writing (--only, read-only, size, a file changed meanwhile)",
+    "InternalError": "internal error (a kopipasta bug)",
+    "MemoryError": "too large to process",
+    "RecursionError": "too large to process",
+}
+# A payload refused (PayloadError) says most by the form it was read as.
+_PAYLOAD_WORDS = {
+    "inferred fragment": "fragment not mapped to the file's definitions",
+    "merged elision": "elided payload not merged",
+    "read by definition": "payload not matched to its target's definitions",
+    "whole file": "whole-file block refused (placeholder, cut off or partial)",
+    "file": "file block refused (placeholder, cut off or partial)",
+    "directive": "payload its directive cannot take (empty, imports only, another kind)",
 }
 
 
-def _kind_words(kind: str) -> str:
-    return _KIND_WORDS.get(kind, kind)
+def failure_words(kind: str, form: str) -> str:
+    """A failure as the stats name it: what went wrong, never the error's class name."""
+    if kind == "PayloadError":
+        return _PAYLOAD_WORDS.get(form, f"{form} refused")
+    if kind in _KIND_WORDS:
+        return _KIND_WORDS[kind]
+    if kind.endswith("Error") or kind in ("OSError", "IOError"):
+        return "the file system refused a file"  # PermissionError, FileNotFoundError, … (engine._system_failure)
+    return "other failure"
 
 
 def _n(n: int, one: str, many: str) -> str:

@@ -127,15 +127,16 @@ def _header(outcome: Outcome) -> str:
 def _inventory_line(root: Path, file: str) -> str:
     """One file's targets as the prompt lists them: `path: function f, method C.m`."""
     from kopipasta import data as data_formats
-    from kopipasta.code.read.inventory import file_definitions, target_names
+    from kopipasta.code.read.inventory import definitions_of, load_existing, target_names
 
     try:
-        definitions = file_definitions(root, file)
+        source = load_existing(root, file)
+        definitions = definitions_of(source)
     except PatchError as error:
         return f"{file}: {error.message}"
     if not definitions:
         return f"{file}: no definitions (send the whole file with FILE and no target)"
-    names = target_names(definitions)
+    names = target_names(definitions, source)
     if data_formats.format_of(file):
         return f"{file} (TARGET_PATH keys): {', '.join(names)}"
     return f"{file}: {', '.join(f'{d.kind} {name}' for d, name in zip(definitions, names, strict=True))}"

@@ -33,17 +33,25 @@ from kopipasta.disk.workspace import Source, normalise
 from kopipasta.errors import PatchError, UnsupportedFile
 from kopipasta.loop.prompt_template import TEMPLATE_NAME
 from kopipasta.syntax.languages import (
+    BASH,
+    CPP,
     CSHARP,
     GO,
     JAVA,
     JAVASCRIPT,
     KOTLIN,
+    LUA,
+    PHP,
     PYTHON,
+    RUBY,
     RUST,
     SCALA,
+    SVELTE,
     SWIFT,
     TSX,
     TYPESCRIPT,
+    VUE,
+    C,
     LanguageSpec,
     language_for_path,
 )
@@ -80,6 +88,22 @@ _INFO_STRINGS = {
     ".scala": "scala",
     ".sc": "scala",
     ".swift": "swift",
+    ".c": "c",
+    ".cpp": "cpp",
+    ".cc": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".h": "cpp",
+    ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".php": "php",
+    ".lua": "lua",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".vue": "vue",
+    ".svelte": "svelte",
     ".yaml": "yaml",
     ".yml": "yaml",
     ".toml": "toml",
@@ -111,7 +135,7 @@ class PromptFile:
 
 @dataclass(frozen=True)
 class Example:
-    language: str  # Python, JavaScript, TypeScript, JSON, YAML or TOML
+    language: str  # as the README names it: Python, C++, Ruby, Vue, JSON, …
     file: str
     directive: str  # TARGET_NODE or TARGET_PATH
     target: str  # `method Cart.total`, `scripts`
@@ -223,6 +247,67 @@ _GROUPS = (
         ("swift", "Greeter.swift", "TARGET_NODE", "method Greeter.greet",
          'func greet(_ name: String) -> String {\n    "Hello, \\(name)"\n}'),
     ),
+    # issue 21: every language the README lists teaches by an example.
+    _Group(
+        "C",
+        "//",
+        (C,),
+        _CODE_RANKS,
+        ("c", "src/math.c", "TARGET_NODE", "function add", "int add(int a, int b) {\n    return a + b;\n}"),
+    ),
+    _Group(
+        "C++",
+        "//",
+        (CPP,),
+        _CODE_RANKS,
+        ("cpp", "src/greeter.cpp", "TARGET_NODE", "method Greeter.greet",
+         'std::string greet(const std::string &name) const {\n    return "Hello, " + name;\n}'),
+    ),
+    _Group(
+        "Ruby",
+        "#",
+        (RUBY,),
+        _CODE_RANKS,
+        ("ruby", "lib/greeter.rb", "TARGET_NODE", "method Greeter#greet", 'def greet(name)\n  "Hello, #{name}"\nend'),
+    ),
+    _Group(
+        "PHP",
+        "//",
+        (PHP,),
+        _CODE_RANKS,
+        ("php", "src/Greeter.php", "TARGET_NODE", "method Greeter.greet",
+         'public function greet(string $name): string\n{\n    return "Hello, " . $name;\n}'),
+    ),
+    _Group(
+        "Lua",
+        "--",
+        (LUA,),
+        _CODE_RANKS,
+        ("lua", "greeter.lua", "TARGET_NODE", "function M.greet", 'function M.greet(name)\n  return "Hello, " .. name\nend'),
+    ),
+    _Group(
+        "Bash",
+        "#",
+        (BASH,),
+        _CODE_RANKS,
+        ("bash", "scripts/greet.sh", "TARGET_NODE", "function greet", 'greet() {\n  echo "Hello, $1"\n}'),
+    ),
+    _Group(
+        "Vue",
+        "//",
+        (VUE,),
+        _SCRIPT_RANKS,
+        ("vue", "src/Greeting.vue", "TARGET_NODE", "method methods.greet",
+         "greet(name) {\n  return `Hello, ${name}`;\n},"),
+    ),
+    _Group(
+        "Svelte",
+        "//",
+        (SVELTE,),
+        _SCRIPT_RANKS,
+        ("svelte", "src/Greeting.svelte", "TARGET_NODE", "function greet",
+         "function greet() {\n  return `Hello, ${name}`;\n}"),
+    ),
 )
 _JSON_GENERIC = ("json", "package.json", "TARGET_PATH", "scripts", '{\n  "test": "vitest run"\n}')
 # The data formats' stand-in examples, with the comment their directives take.
@@ -321,7 +406,7 @@ def _inventory(source: Source) -> _Inventory:
 def _prompt_file(source: Source, definitions: list[Definition] | None, outline: bool = False) -> PromptFile:
     text = _text(source).rstrip("\n")
     kind = "text" if definitions is None else "data" if data_formats.format_of(source.path) else "code"
-    names = target_names(definitions or [])
+    names = target_names(definitions or [], source)
     if kind == "code":
         targets = tuple(f"{d.kind} {name}" for d, name in zip(definitions or [], names, strict=True))
     else:
@@ -387,7 +472,7 @@ def _real_example(
     for source, definitions in inventories:
         if not definitions:
             continue
-        for definition, name in zip(definitions, target_names(definitions), strict=True):
+        for definition, name in zip(definitions, target_names(definitions, source), strict=True):
             if _named_by_task(definition, named):
                 continue
             if definition.end - _restated_start(definition) > budget:

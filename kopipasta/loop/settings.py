@@ -18,6 +18,9 @@ Keys:
              (default 30000; 0 never warns)
   outline    a list of gitignore-style patterns: files matching one are sent
              as their list of definitions, not their text (`--outline` adds more)
+  format     the formatter `apply` runs on the files it wrote, before
+             `--verify`: a shell command with `{files}` where the paths go
+             (`--format-cmd` wins over it; `--format-cmd ''` turns it off)
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import Any
 from kopipasta.disk.own_settings import PYPROJECT, SETTINGS_FILE
 from kopipasta.errors import PatchError
 
-KNOWN_KEYS = ("template", "exclude", "token_warning", "outline")
+KNOWN_KEYS = ("template", "exclude", "token_warning", "outline", "format")
 DEFAULT_TOKEN_WARNING = 30_000  # loop/tokens.py says why a warning; a chat model's budget says how much
 
 
@@ -44,6 +47,7 @@ class SettingsProblem(PatchError):
 class Settings:
     template: Path | None = None  # absolute (root / the configured path)
     exclude: tuple[str, ...] = ()
+    format: str = ""  # the formatter command, "" for none
     source: str = ""  # where they were read, for messages
     token_warning: int = DEFAULT_TOKEN_WARNING  # 0: never warn
     outline: tuple[str, ...] = ()  # patterns of files sent as their definitions
@@ -87,7 +91,17 @@ def load_settings(root: Path) -> Settings:
     outline = merged.get("outline", [])
     if not (isinstance(outline, list) and all(isinstance(item, str) for item in outline)):
         raise SettingsProblem(f"Setting 'outline' in {where} must be a list of strings", "e.g. outline = [\"src/generated/*.ts\"]")
-    return Settings(root / template if template else None, tuple(exclude), where, token_warning, tuple(outline))
+    formatter = merged.get("format", "")
+    if not isinstance(formatter, str):
+        raise SettingsProblem(f"Setting 'format' in {where} must be a command (a string)", "e.g. format = \"ruff format {files}\"")
+    return Settings(
+        template=root / template if template else None,
+        exclude=tuple(exclude),
+        format=formatter.strip(),
+        source=where,
+        token_warning=token_warning,
+        outline=tuple(outline),
+    )
 
 
 def _confine_template(root: Path, template: str, where: str) -> None:
@@ -109,6 +123,8 @@ def _read(path: Path) -> dict[str, Any] | None:
         return None
     except OSError as error:
         raise SettingsProblem(f"Cannot read {path.name}: {error.strerror or error}") from None
+    if path.name == PYPROJECT and b"kopipasta" not in data:
+        return None  # no [tool.kopipasta]: not parsed, so an apply in any Python project skips tomllib (issue 9)
     # Imported once there is TOML to read: a project without settings files never pays for it (issue 9).
     if sys.version_info >= (3, 11):
         import tomllib

@@ -16,6 +16,7 @@ from typing import IO, Any
 
 from kopipasta.disk import journal
 from kopipasta.disk.undo import UndoResult, undo_newest
+from kopipasta.errors import counted
 
 
 @dataclass(frozen=True)
@@ -133,5 +134,5 @@ def undo_line(result: UndoResult, *, verb: str = "Undone") -> str:
     if result.deleted:
         parts.append("removed " + ", ".join(result.deleted))
     left = result.remaining
-    tail = f"{left} earlier apply{'s' if left != 1 else ''} can still be undone" if left else "nothing more to undo"
+    tail = f"{counted(left, 'earlier apply', 'earlier applies')} can still be undone" if left else "nothing more to undo"
     return f"{verb}: {'; '.join(parts) or 'no files'} ({tail})."

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from kopipasta.code.find.definitions import Definition
 from kopipasta.code.layout.render import render_lines
-from kopipasta.errors import PayloadError
+from kopipasta.errors import PayloadError, counted
 
 if TYPE_CHECKING:
     from kopipasta.code.find.document import Document
@@ -100,7 +100,7 @@ def expand(
         start = locate(row, before, first_code, first_original)
         if start is None:
             count = keys.count(rendered[before].strip())
-            where = "is not in" if count == 0 else f"occurs {count} times in"
+            where = "is not in" if count == 0 else f"occurs {counted(count, 'time')} in"
             raise fail(row, f"the line before it (`{rendered[before].strip()}`) {where} the original")
         if after is None:
             stop = last_original + 1  # the placeholder runs to the definition's end
@@ -108,7 +108,7 @@ def expand(
             located = locate(row, after, last_code, last_original)
             if located is None:
                 count = keys.count(rendered[after].strip())
-                where = "is not in" if count == 0 else f"occurs {count} times in"
+                where = "is not in" if count == 0 else f"occurs {counted(count, 'time')} in"
                 raise fail(row, f"the line after it (`{rendered[after].strip()}`) {where} the original")
             stop = located
         if not last_anchor <= start < stop:

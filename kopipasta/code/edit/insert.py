@@ -597,7 +597,7 @@ def insert(document: Document, operation: Operation, target_text: str, payload: 
         else:
             after = operation is Operation.INSERT_AFTER
             insertion = _insert_beside(document, definition, code, after=after, label=label, file=file)
-    merged = plan_imports(spec, data, tree, imports, newline) if imports else None
+    merged = plan_imports(spec, data, tree, imports, newline, root=document.root) if imports else None
     import_edits = list(merged.edits) if merged else []
     edits = [
         *import_edits,

@@ -43,7 +43,7 @@ from kopipasta.code.read.parsed import (
     structural,
     top_level_definitions,
 )
-from kopipasta.errors import AmbiguousTarget, TargetNotFound
+from kopipasta.errors import AmbiguousTarget, PatchError, TargetNotFound, counted
 from kopipasta.model import Operation
 from kopipasta.syntax.check import check_syntax
 
@@ -158,10 +158,17 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 fitting = [picked[0]]
         if len(fitting) != len(indices):
             lines = ", ".join(str(d.line) for d in fitting)
+            qualified = fitting[0].qualified_name
+            if len(fitting) == 1:
+                raise plan.fail(
+                    f"'{qualified}' is defined once (line {lines}) and the payload restates it "
+                    f"{counted(len(indices), 'time')}, so which restatement replaces it is not certain",
+                    f"send '{qualified}' once",
+                )
             raise plan.fail(
-                f"'{fitting[0].qualified_name}' is defined {len(fitting)} times (lines {lines}) and the payload "
-                f"restates it {len(indices)} time{'s' if len(indices) > 1 else ''}, so which one it replaces is not certain",
-                f"add `TARGET_NODE: {fitting[0].qualified_name}#N` to the block (N from 1 to {len(fitting)})",
+                f"'{qualified}' is defined {len(fitting)} times (lines {lines}) and the payload "
+                f"restates it {counted(len(indices), 'time')}, so which one it replaces is not certain",
+                f"add `TARGET_NODE: {qualified}#N` to the block (N from 1 to {len(fitting)})",
             )
         for index, original in zip(indices, fitting, strict=True):
             result[index] = original
@@ -403,7 +410,7 @@ def _run(plan: Plan, document: Document) -> Merged:
     merged = Merged(document.data, document.tree)
     if plan.imports:
         data, tree = document.data, document.tree
-        imports = plan_imports(spec, data, tree, plan.imports, document.newline)
+        imports = plan_imports(spec, data, tree, plan.imports, document.newline, root=document.root)
         new_data, change = apply_edits(data, list(imports.edits))
         if new_data != data:
             document = document.after(new_data, check_syntax(spec, file, plan.label, data, tree, new_data, change))
@@ -467,14 +474,19 @@ def merge_file_block(document: Document, payload: str, *, file: str, elided: boo
         if elided
         else "add `TARGET_NODE: <name>` for one definition, or send the complete file"
     )
-    parsed = read_payload(spec, payload, data)
-    if not elided:
-        parsed = _members_reading(document, payload, parsed) or parsed
-    plan = Plan(spec, file, label, hint, payload.split("\n"), parsed, read_file(document), elided, None)
-    _check_parses(plan)
-    _plan_container(plan, None, None)
-    merged = _run(plan, document)
-    merged.reading = "merged elision" if elided else "inferred fragment"
+    reading = "merged elision" if elided else "inferred fragment"
+    try:
+        parsed = read_payload(spec, payload, data)
+        if not elided:
+            parsed = _members_reading(document, payload, parsed) or parsed
+        plan = Plan(spec, file, label, hint, payload.split("\n"), parsed, read_file(document), elided, None)
+        _check_parses(plan)
+        _plan_container(plan, None, None)
+        merged = _run(plan, document)
+    except PatchError as error:
+        error.reading = error.reading or reading  # a failed fragment is logged as a fragment (issue 21)
+        raise
+    merged.reading = reading
     return merged
 
 

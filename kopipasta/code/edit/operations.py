@@ -49,12 +49,12 @@ def apply_patch(patch: Patch, document: Document) -> Edit:
     if patch.operation is Operation.WHOLE_FILE:
         return _whole_file(patch, document)
     if not document.source.exists:
-        from kopipasta.code.find.samename import did_you_mean, same_name
+        from kopipasta.code.find.samename import did_you_mean, suggestions
 
-        elsewhere = same_name(document.root, patch.file) if document.root is not None else []
+        elsewhere = suggestions(document.root, patch.file) if document.root is not None else []
         raise TargetNotFound(
             f"Cannot apply {patch.directive} to {patch.file}: the file does not exist",
-            did_you_mean(elsewhere) if elsewhere else "to create it, send the whole file with FILE and no target",
+            did_you_mean(elsewhere, patch.file) if elsewhere else "to create it, send the whole file with FILE and no target",
         )
     if patch.operation is Operation.SET_PATH:
         return _set_path(patch, document)

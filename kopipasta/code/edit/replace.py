@@ -52,7 +52,7 @@ def replace_node(document: Document, definition: Definition, payload: str, *, fi
     if imports:
         from kopipasta.code.imports.import_merge import plan_imports
 
-        merged = plan_imports(spec, data, tree, imports, newline)
+        merged = plan_imports(spec, data, tree, imports, newline, root=document.root)
     import_edits = merged.edits if merged else ()
     replaced = TextEdit(splice.start, splice.old_end, splice.text)
     new_data, change = apply_edits(data, [replaced, *import_edits])  # one reparse for both

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta.code.find.definitions import Definition
-from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
+from kopipasta.code.find.shown import shown_name
+from kopipasta.errors import AmbiguousTarget, PatchError, PayloadError, TargetNotFound
 from kopipasta.startup.lazy_pattern import lazy_compile
 
 if TYPE_CHECKING:
@@ -199,9 +200,12 @@ def _qualified_parts(definition: Definition) -> tuple[str, ...]:
     return tuple(".".join((*definition.scope, definition.name)).split("."))
 
 
-def resolve(target: Target, definitions: list[Definition], file: str) -> Definition:
-    """Exactly one definition for the target, or TargetNotFound / AmbiguousTarget."""
-    return _resolve(target, definitions, lambda: definitions, file)
+def resolve(target: Target, definitions: list[Definition], file: str, data: bytes | None = None) -> Definition:
+    """Exactly one definition for the target, or TargetNotFound / AmbiguousTarget.
+
+    `data`, the file's bytes, lets the messages name a Ruby singleton method `User.find` (shown.py).
+    """
+    return _resolve(target, definitions, lambda: definitions, file, data)
 
 
 def resolve_in(target: Target, document: Document, file: str) -> Definition:
@@ -213,11 +217,15 @@ def resolve_in(target: Target, document: Document, file: str) -> Definition:
     several qualified names fit. The definition chosen, or the error and its
     text, are those `resolve` gives over the full listing.
     """
-    return _resolve(target, document.ending_in(target.parts[-1]), lambda: document.definitions, file)
+    return _resolve(target, document.ending_in(target.parts[-1]), lambda: document.definitions, file, document.data)
 
 
 def _resolve(
-    target: Target, candidates: list[Definition], everything: Callable[[], list[Definition]], file: str
+    target: Target,
+    candidates: list[Definition],
+    everything: Callable[[], list[Definition]],
+    file: str,
+    data: bytes | None = None,
 ) -> Definition:
     """`resolve` over `candidates`: every definition whose last name part is the target's, in file order.
 
@@ -232,8 +240,8 @@ def _resolve(
             bare = Target(target.kind, (*target.parts[:-1], target.parts[-1][1:]), target.ordinal)
             every_fitting = [d for d in definitions if target.kind is None or d.fits(target.kind)]
             if any(_qualified_parts(d)[-len(bare.parts) :] == bare.parts for d in every_fitting):
-                return resolve(bare, definitions, file)
-        raise _not_found(target, definitions, file)
+                return resolve(bare, definitions, file, data)
+        raise _not_found(target, definitions, file, data)
     # A kind written fits its own kind first: `class UserService` is the class, not the Scala
     # companion `object UserService` that also fits `class`.
     own_kind = [d for d in named if d.kind == target.kind]
@@ -241,16 +249,16 @@ def _resolve(
         named = own_kind
     exact = [d for d in named if _qualified_parts(d) == target.parts]
     if exact:
-        return _pick_ordinal(target, exact, file)
+        return _pick_ordinal(target, exact, file, data)
     if len({d.qualified_name for d in named}) == 1:
         # One qualified name: read relative to namespaces it is all of them or none, so the same pick.
-        return _pick_ordinal(target, named, file)
+        return _pick_ordinal(target, named, file, data)
     # Namespaces and modules around everything (C# `namespace Shop.Api`) need not be written.
     within = _module_parts(everything())
     exact = [d for d in named if _relative_parts(d, within) == target.parts]
     if exact and len({d.qualified_name for d in exact}) == 1:
-        return _pick_ordinal(target, exact, file)
-    raise _ambiguous(target, named, file)
+        return _pick_ordinal(target, exact, file, data)
+    raise _ambiguous(target, named, file, data)
 
 
 def resolve_with_payload(
@@ -288,7 +296,7 @@ def _with_payload(
     overloads: bool,
 ) -> tuple[Definition, str]:
     try:
-        return _resolve(target, candidates, everything, file), ""
+        return _resolve(target, candidates, everything, file, data), ""
     except AmbiguousTarget as error:
         fitting = [d for d in candidates if target.kind is None or d.fits(target.kind)]
         named = [d for d in fitting if _qualified_parts(d)[-len(target.parts) :] == target.parts]
@@ -330,12 +338,12 @@ def _same_parameters(target: Target, payload: str) -> bool:
     return restated is not None and restated == "".join((target.parameters or "").split())
 
 
-def _pick_ordinal(target: Target, same_name: list[Definition], file: str) -> Definition:
+def _pick_ordinal(target: Target, same_name: list[Definition], file: str, data: bytes | None = None) -> Definition:
     if target.ordinal is None:
         primary = [d for d in same_name if not d.secondary]
         if len(same_name) == 1 or len(primary) == 1:
             return same_name[0] if len(same_name) == 1 else primary[0]
-        qualified = same_name[0].qualified_name
+        qualified = shown_name(same_name[0], file, data)
         kinds = list(dict.fromkeys(d.kind for d in same_name))
         if len(kinds) > 1:
             listed = ", ".join(f"#{i} {d.kind} at line {d.line}" for i, d in enumerate(same_name, 1))
@@ -349,31 +357,37 @@ def _pick_ordinal(target: Target, same_name: list[Definition], file: str) -> Def
             hint,
         )
     if not 1 <= target.ordinal <= len(same_name):
+        qualified = shown_name(same_name[0], file, data)
+        if len(same_name) == 1:
+            raise TargetNotFound(
+                f"Node '{target}' not found in AST of {file}: there is 1 definition named '{qualified}'",
+                f"write '{qualified}' without #{target.ordinal}",
+            )
         raise TargetNotFound(
             f"Node '{target}' not found in AST of {file}: there are {len(same_name)} "
-            f"definitions named '{same_name[0].qualified_name}'",
+            f"definitions named '{qualified}'",
             f"use #1 to #{len(same_name)}",
         )
     return same_name[target.ordinal - 1]
 
 
-def _ambiguous(target: Target, candidates: list[Definition], file: str) -> AmbiguousTarget:
-    listed = ", ".join(f"{d.kind} {d.qualified_name} (line {d.line})" for d in candidates)
+def _ambiguous(target: Target, candidates: list[Definition], file: str, data: bytes | None = None) -> AmbiguousTarget:
+    listed = ", ".join(f"{d.kind} {shown_name(d, file, data)} (line {d.line})" for d in candidates)
     # Every distinct name, not only the first: the one meant is as often the second.
-    names = " or ".join(f"'{name}'" for name in dict.fromkeys(d.qualified_name for d in candidates))
+    names = " or ".join(f"'{name}'" for name in dict.fromkeys(shown_name(d, file, data) for d in candidates))
     return AmbiguousTarget(f"Node '{target.name}' is ambiguous in {file}: {listed}", f"qualify it as {names}")
 
 
-def _not_found(target: Target, definitions: list[Definition], file: str) -> TargetNotFound:
+def _not_found(target: Target, definitions: list[Definition], file: str, data: bytes | None = None) -> TargetNotFound:
     described = f"'{target.name}'"
     same_name = [d for d in definitions if _qualified_parts(d)[-len(target.parts) :] == target.parts]
     if same_name:
         # The name exists, the kind does not fit: say what it is.
-        found = ", ".join(f"{d.kind} {d.qualified_name} (line {d.line})" for d in same_name)
+        found = ", ".join(f"{d.kind} {shown_name(d, file, data)} (line {d.line})" for d in same_name)
         return TargetNotFound(
             f"Node {described} not found in AST of {file} as {_article(target.kind or '')} {target.kind}: "
             f"the name is {found}",
-            f"write `{same_name[0].kind} {same_name[0].qualified_name}`, or leave out the kind",
+            f"write `{same_name[0].kind} {shown_name(same_name[0], file, data)}`, or leave out the kind",
         )
     # Names as the target writes them: `Inventory.erase` is compared with `Inventory.remove`,
     # not only with `shop.Inventory.remove` and `remove`.
@@ -388,12 +402,35 @@ def _not_found(target: Target, definitions: list[Definition], file: str) -> Targ
     )
     same_letters = [n for n in names if n.lower() == target.name.lower()]
     close = same_letters or _closest(target.name, names)
+    # A suggestion must pick one definition when written back: an ambiguous one gives way to its qualified names.
+    close = list(dict.fromkeys(s for name in close for s in _unambiguous(name, definitions)))[:4]
+    # Shown as the language writes them, where a suggestion is a definition's full name (shown.py).
+    full = {d.qualified_name: shown_name(d, file, data) for d in definitions}
+    close = [full.get(name, name) for name in close]
     hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else ""
     if not hint and not definitions:
         hint = "the file has no definitions to target"
     elif not hint:
         hint = "`kopipasta nodes " + file + "` lists what can be targeted"
     return TargetNotFound(f"Node {described} not found in AST of {file}", hint)
+
+
+def _unambiguous(name: str, definitions: list[Definition]) -> list[str]:
+    """`name`, or when written back it would be ambiguous, the qualified names that pick each (issue 21).
+
+    Definitions sharing one qualified name (overloads, a property and its
+    setter) are left to the payload or `#n`, as the resolver leaves them.
+    """
+    parts = tuple(name.split("."))
+    try:
+        _resolve(Target(None, parts, None), definitions, lambda: definitions, "")
+    except AmbiguousTarget:
+        named = [d for d in definitions if _qualified_parts(d)[-len(parts) :] == parts]
+        qualified = list(dict.fromkeys(d.qualified_name for d in named))
+        return qualified if len(qualified) > 1 else [name]
+    except PatchError:
+        pass
+    return [name]
 
 
 def _article(word: str) -> str:

@@ -40,5 +40,29 @@ def same_name(root: Path, relative: str) -> list[str]:
     return sorted(found, key=rank)[:5]
 
 
-def did_you_mean(paths: list[str]) -> str:
-    return "did you mean " + " or ".join(f"`{p}`" for p in paths) + "? write the path from the project root"
+def close_names(root: Path, relative: str) -> list[str]:
+    """Files in the named folder whose names are spelt almost alike (`app/view.py` → `app/views.py`)."""
+    import difflib
+
+    wanted = PurePosixPath(relative.replace("\\", "/").lstrip("./"))
+    folder = root / wanted.parent
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder) if entry.is_file())
+    except OSError:
+        return []
+    close = difflib.get_close_matches(wanted.name, names, n=3, cutoff=0.8)
+    return [(wanted.parent / name).as_posix() for name in close]
+
+
+def suggestions(root: Path, relative: str) -> list[str]:
+    """What a path that names nothing may have meant: the same name elsewhere, else a near spelling beside it."""
+    return same_name(root, relative) or close_names(root, relative)
+
+
+def did_you_mean(paths: list[str], relative: str = "") -> str:
+    """The hint; "write the path from the project root" only when a suggestion is in another folder."""
+    question = "did you mean " + " or ".join(f"`{p}`" for p in paths) + "?"
+    here = PurePosixPath(relative.replace("\\", "/").lstrip("./")).parent if relative else None
+    if here is not None and all(PurePosixPath(p).parent == here for p in paths):
+        return question
+    return question + " write the path from the project root"

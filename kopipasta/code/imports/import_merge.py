@@ -4,7 +4,9 @@
 the edits that merge them into the file's own imports (`plan_imports`): an
 import the file already has is dropped, a name from a module the file already
 imports from joins that statement in its layout, and anything else becomes its
-own line after the file's last top-level import. Python and JS/TS are read
+own line: in its isort section, or before the relative paths, when the file
+keeps its imports so (`import_groups.py`), else after the file's last
+top-level import. Python and JS/TS are read
 here, the statement-per-line languages in `statement_imports.py`. Every edit
 is a byte splice (`imports.TextEdit`), so the rest of the file, the existing
 imports included, is kept byte for byte. Imported only when a payload brings
@@ -23,6 +25,8 @@ from kopipasta.startup.lazy_pattern import lazy_compile
 from kopipasta.syntax.languages import LanguageSpec, parse
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tree_sitter import Node, Tree
 
 # Python header lines that stay first even directly above code: shebang, encoding.
@@ -256,12 +260,48 @@ def _header_end(spec: LanguageSpec, data: bytes, root: Node) -> int | None:
     return line_end(data, header[-1].end_byte) if header else None
 
 
+@dataclass(frozen=True)
+class _New:
+    """A whole statement to add, with what says where it goes."""
+
+    future: bool
+    text: str
+    form: str
+    module: str
+
+
+def _module_of(imported: _Import) -> str:
+    """The module a statement names: for `import a.b, c` its first module."""
+    if imported.form == "import" and imported.bindings:
+        return imported.bindings[0].name
+    return imported.module
+
+
+def _grouped(
+    spec: LanguageSpec, data: bytes, top: list[_Import], other: list[_New], newline: bytes, project: Path | None
+) -> list[TextEdit] | None:
+    """The new statements in the file's import groups, when it keeps them (import_groups.py)."""
+    from kopipasta.code.imports import import_groups
+
+    known = [import_groups.Statement(i.node.start_byte, i.node.end_byte, i.form, _module_of(i)) for i in top]
+    wanted = [import_groups.NewStatement(n.form, n.module, n.text.encode("utf-8")) for n in other]
+    if _is_python(spec):
+        return import_groups.place_python(data, known, wanted, project, newline)
+    return import_groups.place_script(data, known, wanted, newline, indentation(data, top[-1].node.start_byte))
+
+
 def _insert_new(
-    spec: LanguageSpec, data: bytes, root: Node, top: list[_Import], statements: list[tuple[bool, str]], newline: bytes
+    spec: LanguageSpec,
+    data: bytes,
+    root: Node,
+    top: list[_Import],
+    statements: list[_New],
+    newline: bytes,
+    project: Path | None = None,
 ) -> list[TextEdit]:
-    """Edits adding whole statements: after the last top-level import, or at the top of the file."""
-    future = [s.encode("utf-8") for is_future, s in statements if is_future]
-    other = [s.encode("utf-8") for is_future, s in statements if not is_future]
+    """Edits adding whole statements: in the file's import groups or after its last top-level import, or at the top."""
+    future = [s.text.encode("utf-8") for s in statements if s.future]
+    other = [s.text.encode("utf-8") for s in statements if not s.future]
     edits: list[TextEdit] = []
     if top:
         futures = [imp for imp in top if imp.form == "future"]
@@ -271,6 +311,9 @@ def _insert_new(
         elif future:
             start = line_start(data, top[0].node.start_byte)
             edits.append(TextEdit(start, start, newline.join(future) + newline + newline))
+        grouped = _grouped(spec, data, top, [s for s in statements if not s.future], newline, project) if other else None
+        if grouped is not None:
+            return edits + grouped
         if other:
             end = line_end(data, top[-1].node.end_byte)
             # At the imports' own indentation: a Svelte component's script is indented.
@@ -294,8 +337,13 @@ def _insert_new(
     return [TextEdit(first_line, first_line, block + newline + newline + (newline if definition_next else b""))]
 
 
-def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str], newline: str) -> ImportPlan:
-    """The edits that merge the payload's import statements into the file's (see the module doc)."""
+def plan_imports(
+    spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str], newline: str, *, root: Path | None = None
+) -> ImportPlan:
+    """The edits that merge the payload's import statements into the file's (see the module doc).
+
+    `root`, the project root, tells a first-party Python module from a third-party one.
+    """
     from kopipasta.code.imports import statement_imports
 
     if statement_imports.handles(spec):  # Go, Rust, Java, C#, Kotlin, Scala, Swift
@@ -303,12 +351,12 @@ def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str]
     top, existing = _module_imports(spec, tree.root_node)
     eol = newline.encode("ascii")
     additions: dict[int, tuple[_Import, list[str]]] = {}  # top-level statement index → names to add
-    statements: list[tuple[bool, str]] = []
+    statements: list[_New] = []
     added = present = 0
     reference = top[-1] if top else None
     for text in imports:
-        root = parse(spec, text.encode("utf-8")).root_node
-        for node in root.children:
+        payload_root = parse(spec, text.encode("utf-8")).root_node
+        for node in payload_root.children:
             if node.type not in spec.import_types:
                 continue
             wanted = _read(spec, node)
@@ -323,7 +371,8 @@ def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str]
                 ):
                     present += 1
                     continue
-                statements.append((False, _js_style(_text(node), reference).replace("\n", newline)))
+                statements.append(_New(False, _js_style(_text(node), reference).replace("\n", newline), wanted.form,
+                                       _module_of(wanted)))
                 existing.append(wanted)
                 added += 1
                 continue
@@ -347,13 +396,16 @@ def plan_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str]
             statement = _statement(spec, wanted, missing)
             if not _is_python(spec):
                 statement = _js_style(statement, reference)
-            statements.append((wanted.form == "future", statement.replace("\n", newline)))
+            statements.append(_New(wanted.form == "future", statement.replace("\n", newline), wanted.form,
+                                   _module_of(wanted)))
     edits = [_add_names(data, imp, names, eol) for imp, names in additions.values()]
     if statements:
-        edits += _insert_new(spec, data, tree.root_node, top, statements, eol)
+        edits += _insert_new(spec, data, tree.root_node, top, statements, eol, root)
     return ImportPlan(tuple(sorted(edits, key=lambda e: (e.start, e.end))), added, present)
 
 
-def merge_imports(spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str], newline: str) -> bytes:
+def merge_imports(
+    spec: LanguageSpec, data: bytes, tree: Tree, imports: list[str], newline: str, *, root: Path | None = None
+) -> bytes:
     """`data` with the payload's imports merged in; see `plan_imports`."""
-    return apply_edits(data, list(plan_imports(spec, data, tree, imports, newline).edits))[0]
+    return apply_edits(data, list(plan_imports(spec, data, tree, imports, newline, root=root).edits))[0]

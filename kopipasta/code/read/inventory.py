@@ -15,6 +15,7 @@ from pathlib import Path
 
 from kopipasta import data as data_formats
 from kopipasta.code.find.definitions import Definition, list_definitions
+from kopipasta.code.find.shown import shown_name
 from kopipasta.disk.workspace import Source, load
 from kopipasta.errors import TargetNotFound, UnsupportedFile
 from kopipasta.syntax.languages import LANGUAGES, language_for_path, parse
@@ -24,7 +25,12 @@ def load_existing(root: Path, relative: str) -> Source:
     """The file under the root; TargetNotFound when it does not exist."""
     source = load(root, relative)
     if not source.exists:
-        raise TargetNotFound(f"No such file: {relative}", "paths are relative to the project root (--root)")
+        from kopipasta.code.find.samename import did_you_mean, suggestions
+
+        meant = suggestions(root, relative)  # as `apply` says it (issue 21)
+        raise TargetNotFound(
+            f"No such file: {relative}", did_you_mean(meant, relative) if meant else "paths are relative to the project root (--root)"
+        )
     return source
 
 
@@ -73,22 +79,24 @@ def definitions_of(source: Source) -> list[Definition]:
     return list_definitions(spec, parse(spec, source.data))
 
 
-def target_names(definitions: Sequence[Definition]) -> list[str]:
+def target_names(definitions: Sequence[Definition], source: Source | None = None) -> list[str]:
     """The name that picks each definition in a target: `name#2` where names repeat.
 
     Ordinals count the definitions that fit the definition's own kind and share
-    its qualified name, as the resolver does for `kind name#n`.
+    its qualified name, as the resolver does for `kind name#n`. With the file's
+    `source`, names are shown as its language writes them (`Rack::ETag#call`, shown.py).
     """
     by_name: dict[str, list[Definition]] = {}
     for definition in definitions:
         by_name.setdefault(definition.qualified_name, []).append(definition)
     names: list[str] = []
     for definition in definitions:
+        name = shown_name(definition, source.path, source.data) if source is not None else definition.qualified_name
         same = [d for d in by_name[definition.qualified_name] if d.fits(definition.kind)]
         if len(same) > 1 and definition in same:
-            names.append(f"{definition.qualified_name}#{same.index(definition) + 1}")
+            names.append(f"{name}#{same.index(definition) + 1}")
         else:
-            names.append(definition.qualified_name)
+            names.append(name)
     return names
 
 

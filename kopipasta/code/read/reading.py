@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 from kopipasta.code.find.definitions import Definition
 from kopipasta.code.read.members import CONTAINER_KINDS, members
 from kopipasta.code.read.parsed import Parsed, placeholder_rows, read_file, read_payload, structural
+from kopipasta.errors import counted
 from kopipasta.syntax import opening_tag
 
 if TYPE_CHECKING:
@@ -190,7 +191,7 @@ def lines_whole(old: str, payload: str) -> tuple[bool, str]:
     if share >= 0.8:
         return True, ""  # nearly every line restated: a new first line does not make it a part
     start = "starts as the file does" if sent[0] == have[0] else "does not start as the file does"
-    return False, f"it {start} and holds {kept} of its {len(have)} lines"
+    return False, f"it {start} and holds {kept} of its {counted(len(have), 'line')}"
 
 
 def _json_whole(old: str, payload: str, hint: str) -> OpaqueVerdict:
