@@ -58,6 +58,45 @@ def reply_problem(size: int, blocks: int | None = None) -> str:
     return ""
 
 
+class ReplyTooLarge(Exception):
+    """The reply passed the size limit while it was being read."""
+
+
+def read_bounded(fd: int) -> bytes:
+    """Every byte from `fd` up to the reply limit, read a chunk at a time.
+
+    A regular file above the limit is refused by its size, unread; anything else
+    (a pipe, `/dev/zero`, a device) raises ReplyTooLarge as soon as one byte more
+    than the limit has arrived: refusing costs at most the limit, never the whole
+    input in memory first.
+    """
+    import stat
+
+    limit = reply_limit()
+    status = os.fstat(fd)
+    if stat.S_ISREG(status.st_mode) and status.st_size > limit:
+        raise ReplyTooLarge(reply_problem(status.st_size))
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise ReplyTooLarge(stream_too_large())
+
+
+def stream_too_large() -> str:
+    """The one line for a reply found too large while reading (its full size never known)."""
+    limit = reply_limit()
+    return (
+        f"The reply is larger than the {limit // MB} MB limit — "
+        f"set {REPLY_VARIABLE}=<MB> to raise it"
+    )
+
+
 def too_large(what: str, size: int, limit: int, variable: str) -> str:
     return (
         f"{what} is {size / MB:.1f} MB, above the {limit // MB} MB limit — "

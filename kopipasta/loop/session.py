@@ -75,7 +75,16 @@ def apply_stdin_once(root: Path, console: Console) -> int:
     from kopipasta.engine import apply_reply
     from kopipasta.report import EXIT_FAILED, EXIT_NO_PATCH, exit_status, print_report
 
-    data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    from kopipasta.disk import limits
+
+    try:
+        data = limits.read_bounded(sys.stdin.fileno()) if sys.stdin is not None else b""
+    except limits.ReplyTooLarge as error:
+        console.print(f"❌ {error}", markup=False)
+        return EXIT_NO_PATCH
+    except OSError as error:
+        console.print(f"❌ Cannot read reply: {error_text(error)}", markup=False)
+        return EXIT_NO_PATCH
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
