@@ -1,0 +1,61 @@
+"""Issue 18, item 4: every limit is checked before the work it bounds, and nothing on a
+reply's path recurses without bound (a child that dies of a signal is our bug).
+Timings are the bench's job (bench/bench.py, rows "alias bomb" and "600 hunks"); these
+tests assert the answer a user sees.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_process import kopipasta
+from reliability import environment
+
+DEEP = "a/" * 25_000 + "a"  # 50 KB: 25,000 levels of nesting in one expression
+
+
+@pytest.mark.parametrize(
+    ("name", "original", "payload", "fragment"),
+    [
+        ("m.py", "def f():\n    return 1\n", f"def f():\n    return {DEEP}/\n", "would break the syntax of m.py"),
+        ("m.ts", "function f() {\n  return 1;\n}\n", f"function f() {{\n  return {DEEP}/;\n}}\n",
+         "would break the syntax of m.ts"),
+        ("m.ts", "function f() {\n  return 1;\n}\n", f"function f() {{\n  return {DEEP};\n}}\n", None),
+    ],
+)
+def test_a_deeply_nested_payload_line_is_answered(tmp_path: Path, name: str, original: str, payload: str,
+                                                  fragment: str | None) -> None:
+    """It used to SIGSEGV (exit 139, no report): str() of the error tree recursed in C."""
+    (tmp_path / name).write_text(original)
+    comment = "#" if name.endswith(".py") else "//"
+    reply = f"```\n{comment} FILE: {name}\n{comment} TARGET_NODE: function f\n{payload}```\n"
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply, env=environment())
+    if fragment is None:
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert DEEP in (tmp_path / name).read_text()
+    else:
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert fragment in result.stdout
+        assert (tmp_path / name).read_text() == original
+
+
+def test_the_s_expression_of_a_deep_tree_is_written_on_a_deep_enough_stack() -> None:
+    from kopipasta.syntax import languages
+
+    parser = languages.grammar_parser("python")
+    tree = parser.parse(f"x = {DEEP}\n".encode())
+    text = languages.s_expression(tree.root_node)
+    assert text.count("(binary_operator") == 25_000
+
+
+def test_a_tree_too_deep_for_the_largest_stack_is_refused_as_too_deep(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kopipasta.syntax import languages
+
+    monkeypatch.setattr(languages, "_MAX_STACK", 20 << 20)
+    parser = languages.grammar_parser("python")
+    wide = parser.parse(("x = 1\n" * 10_000).encode())
+    assert languages.s_expression(wide.root_node) == str(wide.root_node)  # wide, not deep: written
+    deep = parser.parse(f"x = {DEEP}\n".encode())
+    with pytest.raises(RecursionError):
+        languages.s_expression(deep.root_node)
