@@ -59,3 +59,19 @@ def test_a_tree_too_deep_for_the_largest_stack_is_refused_as_too_deep(monkeypatc
     deep = parser.parse(f"x = {DEEP}\n".encode())
     with pytest.raises(RecursionError):
         languages.s_expression(deep.root_node)
+
+
+def test_alias_expansion_is_counted_without_building_it() -> None:
+    import yaml
+
+    from kopipasta.data.yaml_aliases import ALIAS_BUDGET, alias_excess
+
+    def excess(text: str) -> int:
+        return alias_excess(list(yaml.compose_all(text, Loader=yaml.SafeLoader)))
+
+    assert excess("a: 1\nb: [1, 2]\n") == 0
+    assert excess("base: &b {x: 1, y: 2}\none: *b\ntwo: *b\n") == 2 * 5  # each alias adds the mapping's 5 nodes
+    laughs = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi", strict=True))
+    assert excess(laughs) > ALIAS_BUDGET
+    assert excess("a: &a [*a]\n") > ALIAS_BUDGET  # a value that contains itself

@@ -32,6 +32,7 @@ from kopipasta.data.yaml_tree import (
     value_in,
     yaml_parser,
 )
+from kopipasta.data.yaml_aliases import ALIAS_BUDGET, too_many_aliases
 from kopipasta.errors import PayloadError
 
 UNKNOWN = object()  # a payload whose value only the file can tell (it uses the file's anchors)
@@ -101,6 +102,9 @@ def read_payload(text: str, path: str, file: str) -> Payload:
         if len(documents) != 1:
             raise PayloadError(f"Payload for '{path}' in {file} holds {len(documents)} YAML documents",
                                "send one value")
+        if too_many_aliases(documents):
+            raise PayloadError(f"Payload for '{path}' in {file} expands its aliases to more than "
+                               f"{ALIAS_BUDGET:,} values", "send the value written out, without anchors")
         value = construct(documents[0])
     except yaml.MarkedYAMLError as err:
         if err.problem and err.problem.startswith("found undefined alias"):
