@@ -47,6 +47,7 @@ from kopipasta.data.common import (
     render_path,
     same_data,
 )
+from kopipasta.data.yaml_aliases import ALIAS_BUDGET, too_many_aliases
 from kopipasta.data.yaml_style import (
     UNKNOWN,
     Payload,
@@ -75,8 +76,13 @@ from kopipasta.data.yaml_tree import (
     value_in,
     yaml_parser,
 )
-from kopipasta.data.yaml_aliases import ALIAS_BUDGET, too_many_aliases
-from kopipasta.errors import AmbiguousTarget, PayloadError, SyntaxCheckError, TargetNotFound, UnsupportedFile
+from kopipasta.errors import (
+    AmbiguousTarget,
+    PayloadError,
+    SyntaxCheckError,
+    TargetNotFound,
+    UnsupportedFile,
+)
 
 # --- finding the path -------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from kopipasta.data.common import Key, same_data
 from kopipasta.data.common import dedent as common_dedent
+from kopipasta.data.yaml_aliases import ALIAS_BUDGET, too_many_aliases
 from kopipasta.data.yaml_comments import settle_trailing_comment
 from kopipasta.data.yaml_tree import (
     BLOCK,
@@ -32,7 +33,6 @@ from kopipasta.data.yaml_tree import (
     value_in,
     yaml_parser,
 )
-from kopipasta.data.yaml_aliases import ALIAS_BUDGET, too_many_aliases
 from kopipasta.errors import PayloadError
 
 UNKNOWN = object()  # a payload whose value only the file can tell (it uses the file's anchors)

@@ -72,10 +72,9 @@ def run_session(
 
 def apply_stdin_once(root: Path, console: Console) -> int:
     """No terminal: the reply is on stdin; apply it as `kopipasta apply` would."""
+    from kopipasta.disk import limits
     from kopipasta.engine import apply_reply
     from kopipasta.report import EXIT_FAILED, EXIT_NO_PATCH, exit_status, print_report
-
-    from kopipasta.disk import limits
 
     try:
         data = limits.read_bounded(sys.stdin.fileno()) if sys.stdin is not None else b""
