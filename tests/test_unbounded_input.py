@@ -87,3 +87,24 @@ def test_six_hundred_one_line_hunks_over_repeated_lines_apply(tmp_path: Path) ->
     assert result.returncode == 0, result.stdout + result.stderr
     assert "+600 -600" in result.stdout
     assert (tmp_path / "f.py").read_text() == "".join(f"x = 1\ny{i} = 2\n" for i in range(600))
+
+
+def test_a_fifo_in_place_of_the_apply_log_blocks_nothing(tmp_path: Path) -> None:
+    """It used to block every apply and undo forever, after their work (the log's open)."""
+    import os
+
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n")
+    (tmp_path / ".kopipasta").mkdir()
+    os.mkfifo(tmp_path / ".kopipasta" / "log.jsonl")
+    reply = "```python\n# FILE: m.py\n# TARGET_NODE: function f\ndef f():\n    return 2\n```\n"
+    applied = kopipasta("apply", "-", cwd=tmp_path, stdin=reply, env=environment(), timeout=30)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert applied.stderr == "⚠ .kopipasta/log.jsonl is not a regular file: this apply was not logged\n"
+    assert (tmp_path / "m.py").read_text() == "def f():\n    return 2\n"
+    undone = kopipasta("undo", cwd=tmp_path, env=environment(), timeout=30)
+    assert undone.returncode == 0, undone.stdout + undone.stderr
+    assert undone.stderr == "⚠ .kopipasta/log.jsonl is not a regular file: this undo was not logged\n"
+    assert (tmp_path / "m.py").read_text() == "def f():\n    return 1\n"
+    stats = kopipasta("stats", cwd=tmp_path, env=environment(), timeout=30)
+    assert stats.returncode == 0
+    assert stats.stdout.startswith("No apply log yet")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -132,15 +133,30 @@ def ensure_state_dir_fd(root_fd: int) -> int:
     return state_fd
 
 
+class NotRegular(OSError):
+    """A state file is a FIFO, a device or a socket: kopipasta leaves it alone."""
+
+
 def append_state_line(root: Path, name: str, line: str) -> None:
-    """Append one line to `.kopipasta/<name>`, never through a symlink."""
+    """Append one line to `.kopipasta/<name>`, never through a symlink, never into a FIFO.
+
+    Raises NotRegular when something other than a regular file stands there: a FIFO
+    opened for writing blocks until a reader comes (every apply and undo hung after
+    its work), so it is opened without blocking and left alone.
+    """
     with beneath.root_descriptor(root) as root_fd:
         state_fd = ensure_state_dir_fd(root_fd)
         try:
-            fd = os.open(
-                name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=state_fd
-            )
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
             try:
+                fd = os.open(name, flags, 0o644, dir_fd=state_fd)
+            except OSError as error:
+                if error.errno == errno.ENXIO:  # a FIFO with no reader
+                    raise NotRegular(f"{STATE_DIR}/{name} is not a regular file") from None
+                raise
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise NotRegular(f"{STATE_DIR}/{name} is not a regular file")
                 os.write(fd, (line + "\n").encode("utf-8"))
             finally:
                 os.close(fd)
