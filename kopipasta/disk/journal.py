@@ -399,7 +399,7 @@ def _is_complete(journal_fd: int, entry: str) -> bool:
             return True
         manifest = beneath.read_at(fd, _MANIFEST, _MANIFEST)[0]
         return bool(json.loads(manifest).get("version", 1) < _VERSION)
-    except (OSError, ValueError, AttributeError, PatchError):
+    except (OSError, ValueError, AttributeError, TypeError, RecursionError, PatchError):
         return True
     finally:
         os.close(fd)
@@ -416,10 +416,10 @@ def _remove_undo_temporaries(root_fd: int, journal_fd: int, entry: str) -> None:
 
 
 def _remove_temporaries(root_fd: int, relative: str, entry: str) -> None:
-    folders, name = beneath.split(relative)
     try:
+        folders, name = beneath.split(relative)
         dir_fd = beneath.open_dir(root_fd, relative, folders)
-    except (OSError, PatchError):
+    except (OSError, ValueError, PatchError):  # ValueError: a NUL in a tampered path
         return
     try:
         for tag in (entry, entry + "-undo"):
