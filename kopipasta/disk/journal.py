@@ -382,6 +382,11 @@ def recover(root_fd: int) -> list[str]:
                 continue
             for item in files:
                 _remove_temporaries(root_fd, item["path"], entry)
+            # Folders made for new files that never arrived: only empty ones go, so a file
+            # the interrupted apply did put there (which undo removes) keeps its folder.
+            transaction.remove_empty_dirs(
+                root_fd, [d for item in files if item["created"] for d in item.get("created_dirs", [])]
+            )
             if entry == entries[-1]:
                 notes.append(_interrupted_note(entry))
         return notes
@@ -423,6 +428,7 @@ def _remove_temporaries(root_fd: int, relative: str, entry: str) -> None:
         return
     try:
         for tag in (entry, entry + "-undo"):
-            beneath.unlink_quietly(dir_fd, transaction.temporary_name(name, tag))
+            for each in (tag, transaction.rollback_tag(tag)):
+                beneath.unlink_quietly(dir_fd, transaction.temporary_name(name, each))
     finally:
         os.close(dir_fd)

@@ -107,7 +107,7 @@ def commit(root_fd: int, writes: Sequence[FileWrite], tag: str, new_mode: int) -
         for item in prepared:
             os.fsync(item.dir_fd)
     except BaseException as error:
-        rolled_back = _roll_back(done, new_mode)
+        rolled_back = _roll_back(done, new_mode, tag)
         _discard(prepared, root_fd, created_dirs if rolled_back else [])
         message = describe(error, current) if isinstance(error, (OSError, PatchError)) else f"Interrupted while writing {current}"
         raise CommitError(message, current, rolled_back=rolled_back) from None
@@ -178,20 +178,27 @@ def _recheck(item: _Prepared) -> None:
         raise _changed(item.write.path)
 
 
-def _roll_back(done: list[_Prepared], new_mode: int) -> bool:
+def rollback_tag(tag: str) -> str:
+    """The tag of a rollback's temporaries: the entry's own, so the next command finds them."""
+    return f"{tag}-rollback"
+
+
+def _roll_back(done: list[_Prepared], new_mode: int, tag: str) -> bool:
     """Put back every file already renamed, newest first; False if one could not be."""
     ok = True
     for item in reversed(done):
+        back = temporary_name(item.name, rollback_tag(tag))
         try:
             if item.write.expected is None:
                 os.unlink(item.name, dir_fd=item.dir_fd)
             else:
-                back = temporary_name(item.name, "rollback")
                 beneath.unlink_quietly(item.dir_fd, back)
                 mode = item.mode if item.mode is not None else new_mode
+                faults.hit("rollback", item.write.path)
                 beneath.write_temporary(item.dir_fd, back, item.write.expected, mode)
                 os.rename(back, item.name, src_dir_fd=item.dir_fd, dst_dir_fd=item.dir_fd)
         except OSError:
+            beneath.unlink_quietly(item.dir_fd, back)  # a rename that failed leaves it whole
             ok = False
     return ok
 
