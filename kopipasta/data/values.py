@@ -61,9 +61,7 @@ def _yaml_documents(text: str, file: str) -> list[Any]:
 
 def _walk(data: Any, keys: list[Key]) -> Any:
     for key in keys:
-        if isinstance(key, int) and isinstance(data, list) and -len(data) <= key < len(data):
-            data = data[key]
-        elif isinstance(key, str) and isinstance(data, dict) and key in data:
+        if isinstance(key, int) and isinstance(data, list) and -len(data) <= key < len(data) or isinstance(key, str) and isinstance(data, dict) and key in data:
             data = data[key]
         else:
             return MISSING
