@@ -83,3 +83,24 @@ def test_the_next_command_removes_the_empty_folders_an_interrupted_apply_made(tm
     assert not (root / "new").exists()
     assert leftovers(root) == []
     assert snapshot(root) == {**before, "z.py": b"Z = 1\n"}
+
+
+def test_a_write_landing_between_the_last_check_and_the_rename_is_put_back(tmp_path: Path) -> None:
+    """Issue 18, item 7: the rename window. An editor appends to the file after the last
+    look and before the rename (the test pauses the apply exactly there): the replaced file
+    is still open, the change is seen after the rename, and the rollback puts back the
+    editor's bytes, not the apply's. What is left is a write into the few microseconds
+    between the look after the rename and the rollback (README, RELIABILITY.md)."""
+    from reliability import Paused
+
+    (tmp_path / "app.py").write_text("def f():\n    return 0\n")
+    (tmp_path / "r.md").write_text("```python\n# FILE: app.py\n# TARGET_NODE: function f\ndef f():\n    return 1\n```\n")
+    paused = Paused(tmp_path, "before-rename", "apply", "r.md")
+    assert paused.wait_paused()
+    with (tmp_path / "app.py").open("a") as editor:
+        editor.write("# the user's line\n")
+    result = paused.resume()
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "app.py changed on disk during the apply" in result.stdout
+    assert (tmp_path / "app.py").read_text() == "def f():\n    return 0\n# the user's line\n"
+    assert leftovers(tmp_path) == []
