@@ -6,7 +6,6 @@ Only this module imports click. Library errors become one-line messages here.
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -82,13 +81,10 @@ def read_reply(reply: str | None, *, as_json: bool = False, dry_run: bool = Fals
         if reply in (None, "-"):
             if reply is None and sys.stdin.isatty():
                 failed("No reply given: pass a file, '-', or pipe the reply on stdin", EXIT_NO_PATCH)
-            data = limits.read_bounded(sys.stdin.fileno())
+            data = limits.read_bounded(sys.stdin.buffer)
         else:
-            descriptor = os.open(reply, os.O_RDONLY)
-            try:
-                data = limits.read_bounded(descriptor)
-            finally:
-                os.close(descriptor)
+            with open(reply, "rb") as stream:
+                data = limits.read_bounded(stream)
     except limits.ReplyTooLarge as error:
         failed(str(error), EXIT_NO_PATCH)
     except OSError as error:

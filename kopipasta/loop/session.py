@@ -77,7 +77,7 @@ def apply_stdin_once(root: Path, console: Console) -> int:
     from kopipasta.report import EXIT_FAILED, EXIT_NO_PATCH, exit_status, print_report
 
     try:
-        data = limits.read_bounded(sys.stdin.fileno()) if sys.stdin is not None else b""
+        data = limits.read_bounded(sys.stdin.buffer) if sys.stdin is not None else b""
     except limits.ReplyTooLarge as error:
         console.print(f"❌ {error}", markup=False)
         return EXIT_NO_PATCH
