@@ -35,7 +35,7 @@ def value_at(text: str, path: str, file: str) -> Any:
             raise PatchError(f"{file} is not valid TOML: {error}") from None
     from kopipasta.data import json as datapath
 
-    return _walk(datapath._load(text, file, datapath.allows_comments(file))[2], keys)
+    return _walk(datapath.load_json(text, file, datapath.allows_comments(file))[2], keys)
 
 
 def same_value(a: Any, b: Any) -> bool:
