@@ -241,8 +241,8 @@ def _roll_back(done: list[_Prepared], new_mode: int, tag: str) -> bool:
             else:
                 beneath.unlink_quietly(item.dir_fd, back)
                 mode = item.mode if item.mode is not None else new_mode
-                faults.hit("rollback", item.write.path)
                 beneath.write_temporary(item.dir_fd, back, item.write.expected, mode)
+                faults.hit("rollback", item.write.path)  # the copy is written; its rename fails
                 os.rename(back, item.name, src_dir_fd=item.dir_fd, dst_dir_fd=item.dir_fd)
         except OSError:
             beneath.unlink_quietly(item.dir_fd, back)  # a rename that failed leaves it whole
