@@ -132,6 +132,8 @@ ROWS = (
     Row("rust", "1 block, 300-line .rs (generated)", sc.rust_method, (BARE, AST_GREP, ORIGINAL, PATCHER)),
     Row("nodes", "nodes on 5 files", sc.nodes_five, (), READ_ONLY),
     Row("prompt", "prompt --stdout on 5 files", sc.prompt_five, (), READ_ONLY),
+    Row("alias", "YAML alias bomb, TARGET_PATH (refused)", sc.alias_bomb, (), (Goal(IMPORT, 6.0),)),
+    Row("hunks600", "600 one-line hunks, repeated lines", sc.six_hundred_hunks, (), (Goal(IMPORT, 8.0),)),
     Row("mem100k", "peak memory, 100k-line .py (MiB)", sc.big_python(100_000), (PARSE, AST_GREP), (Goal(PARSE, 1.2),), memory=True),
 )
 

@@ -33,6 +33,7 @@ class Scenario:
     arguments: list[str] = field(default_factory=list)
     must_print: list[str] = field(default_factory=list)
     original_reply: str | None = None
+    exit_code: int = 0  # an apply row that must be refused (a bound, issue 18) expects 1
 
     @property
     def expected(self) -> dict[str, str]:
@@ -216,3 +217,31 @@ def prompt_five() -> Scenario:
         must_print=["Make the help output narrower", "def write_dl(", "function NavigationItem(",
                     "func (s *Svc) Method22(", "pub fn method_21(", "export function handler39("],
     )
+
+
+# Issue 18: limits checked before the work they bound. Each row is timed as a ratio to the
+# same run's floors, like every other row; the reply is hostile, so the command must end
+# with the expected refusal (or the right bytes) quickly, not merely end.
+
+_BOMB = "".join(
+    f"- &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi", strict=True)
+)
+
+
+def alias_bomb() -> Scenario:
+    """A 0.3 KB YAML alias bomb (9⁹ values once expanded) sent as a TARGET_PATH value: refused."""
+    files = {"compose.yaml": 'services:\n  web:\n    image: nginx:1.25\n    ports:\n      - "80:80"\n'}
+    payload = '- &a ["x","x","x","x","x","x","x","x","x"]\n' + _BOMB
+    reply = f"```yaml\n# FILE: compose.yaml\n# TARGET_PATH: services.web.ports\n{payload}```\n"
+    return Scenario(files=files, reply=reply, exit_code=1,
+                    must_print=["expands its aliases to more than 100,000 values"])
+
+
+def six_hundred_hunks() -> Scenario:
+    """600 one-line search/replace sections over a file of repeated lines (26 s before issue 18)."""
+    path = "settings.py"
+    files = {path: "".join(f"x = 1\ny{i} = 1\n" for i in range(600))}
+    sections = "".join(f"<<<<<<< SEARCH\ny{i} = 1\n=======\ny{i} = 2\n>>>>>>> REPLACE\n" for i in range(600))
+    edits = [Edit(path, f"y{i} = 1", f"y{i} = 2", "python", "expression_statement", f"y{i}", "") for i in range(600)]
+    return Scenario(files=files, reply=f"```\n# FILE: {path}\n{sections}```\n", edits=edits,
+                    must_print=["+600 -600"])

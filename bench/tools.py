@@ -78,10 +78,15 @@ def _first_difference(expected: str, actual: str) -> str:
     return f"lengths differ: expected {len(expected)} characters, got {len(actual)}"
 
 
-def files_checker(name: str, root: Path, expected: dict[str, str]) -> Callable[[Run], None]:
+def files_checker(
+    name: str, root: Path, expected: dict[str, str], exit_code: int = 0, must_print: tuple[str, ...] = ()
+) -> Callable[[Run], None]:
     def check(run: Run) -> None:
-        if run.exit_code != 0:
+        if run.exit_code != exit_code:
             raise BenchFailure(f"{name} exited {run.exit_code} in {root}\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
+        missing = [text for text in must_print if text not in run.stdout]
+        if missing:
+            raise BenchFailure(f"{name} did not print {missing}\n{run.stdout[-1500:]}{run.stderr[-1500:]}")
         for path, text in expected.items():
             actual = (root / path).read_bytes().decode("utf-8", "replace")
             if actual != text:
@@ -110,7 +115,7 @@ def _project_tool(name: str, command: list[str], scratch: Path, scenario: Scenar
         command=command,
         cwd=work,
         prepare=lambda: write_project(work, files),
-        check=files_checker(name, work, scenario.expected),
+        check=files_checker(name, work, scenario.expected, scenario.exit_code, tuple(scenario.must_print)),
     )
 
 

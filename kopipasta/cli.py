@@ -89,23 +89,24 @@ def read_reply(reply: str | None, *, as_json: bool = False, dry_run: bool = Fals
 
     Under --json a reply that cannot be read is still a JSON report on stdout.
     """
+    from kopipasta.disk import limits
     from kopipasta.report import EXIT_NO_PATCH
 
     failed = _fail_json(dry_run) if as_json else fail
-    if reply in (None, "-"):
-        if reply is None and sys.stdin.isatty():
-            failed("No reply given: pass a file, '-', or pipe the reply on stdin", EXIT_NO_PATCH)
-        data = sys.stdin.buffer.read()
-    else:
-        try:
-            data = Path(reply).read_bytes()
-        except OSError as error:
-            failed(f"Cannot read reply {reply}: {error.strerror or error}", EXIT_NO_PATCH)
-    from kopipasta.disk import limits
-
-    too_big = limits.reply_problem(len(data))
-    if too_big:
-        failed(too_big, EXIT_NO_PATCH)
+    data = b""
+    try:
+        if reply in (None, "-"):
+            if reply is None and sys.stdin.isatty():
+                failed("No reply given: pass a file, '-', or pipe the reply on stdin", EXIT_NO_PATCH)
+            data = limits.read_bounded(sys.stdin.buffer)
+        else:
+            with open(reply, "rb") as stream:
+                data = limits.read_bounded(stream)
+    except limits.ReplyTooLarge as error:
+        failed(str(error), EXIT_NO_PATCH)
+    except OSError as error:
+        where = "" if reply in (None, "-") else f" {reply}"
+        failed(f"Cannot read reply{where}: {error.strerror or error}", EXIT_NO_PATCH)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -246,7 +246,7 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
     except (OSError, MemoryError, RecursionError) as error:
         if state is not None:
             state.fail(block.index)
-        message, hint = _system_failure(block, patch, error)
+        message, hint = _system_failure(patch.file if patch else block.file or "the reply", error)
         return _failed(block, patch, message, hint, type(error).__name__)
     except Exception as error:  # noqa: BLE001 — a bug must still be one line, never a traceback
         if state is not None:
@@ -257,9 +257,8 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
         )
 
 
-def _system_failure(block: Block, patch: Patch | None, error: BaseException) -> tuple[str, str]:
+def _system_failure(file: str, error: BaseException) -> tuple[str, str]:
     """An OS or resource failure is not a bug: name the file and the cause."""
-    file = patch.file if patch else block.file or "the reply"
     if isinstance(error, MemoryError):
         return f"Cannot patch {file}: not enough memory to parse it", "patch a smaller file, or free memory"
     if isinstance(error, RecursionError):
@@ -270,6 +269,8 @@ def _system_failure(block: Block, patch: Patch | None, error: BaseException) -> 
         return f"Cannot open {file}: the name is too long", "use a shorter path"
     if error.errno == errno.ELOOP:
         return f"Cannot open {file}: a symlink loop", "fix the symlink"
+    if error.errno == errno.ENXIO:  # what opening a socket (or a FIFO without a writer) says
+        return f"Cannot read {file}: it is not a regular file (a socket or a FIFO)", "check the path"
     return f"Cannot read {file}: {reason}", "check the path and its permissions"
 
 
@@ -336,6 +337,13 @@ def _apply_text_block(
         failing = touched[-1] if touched else block.file
         if isinstance(error, PatchError):
             message, hint, kind = error.message, error.hint, type(error).__name__
+        elif isinstance(error, (OSError, MemoryError, RecursionError)):  # the OS's answer, not a bug
+            named = getattr(error, "filename", None)
+            if isinstance(named, str) and any(named in (f.path, f.move_to) for f in text_patch.files):
+                failing = named
+            failing = failing or (text_patch.files[0].path if text_patch.files else None)
+            message, hint = _system_failure(failing or "the reply", error)
+            kind = type(error).__name__
         else:
             message = f"Internal error ({type(error).__name__}: {error})"
             hint, kind = "this is a bug in kopipasta; please report it with the reply", "InternalError"

@@ -134,3 +134,16 @@ def test_the_bench_times_an_installed_copy_without_the_editable_finder(tmp_path:
     )
     assert result.returncode == 0, result.stderr
     assert "Cart.total" in result.stdout
+
+
+@pytest.mark.parametrize("build", [sc.alias_bomb, sc.six_hundred_hunks])
+def test_the_bound_rows_end_as_their_checks_expect(tmp_path: Path, build) -> None:  # type: ignore[no-untyped-def]
+    """Issue 18's rows: the alias bomb is refused (exit 1, files unchanged), the 600 hunks land."""
+    scenario = build()
+    root = tmp_path / "project"
+    tools.write_project(root, scenario.files)
+    (tmp_path / "reply.md").write_text(scenario.reply, encoding="utf-8")
+    result = kopipasta("apply", str(tmp_path / "reply.md"), "--root", str(root), cwd=tmp_path)
+    assert result.returncode == scenario.exit_code, result.stdout + result.stderr
+    assert all(text in result.stdout for text in scenario.must_print), result.stdout
+    assert _files(root, list(scenario.expected)) == scenario.expected

@@ -87,3 +87,16 @@ def engine_region(before: bytes, after: bytes) -> tuple[list[bytes], list[bytes]
     newline = tail.find(b"\n")
     suffix = suffix - (newline + 1) if newline >= 0 else 0
     return before[prefix : len(before) - suffix].splitlines(), after[prefix : len(after) - suffix].splitlines()
+
+
+def test_past_the_matching_budget_lines_are_counted_as_multisets() -> None:
+    """Issue 18: SequenceMatcher over a big region of repeated lines took seconds per block."""
+    from kopipasta.startup import line_counts as module
+
+    old = [b"x = 1", b"y = 1"] * 600
+    new = [b"x = 1", b"y = 2"] * 600
+    assert len(old) * len(new) > module.MATCHING_BUDGET
+    assert line_counts(old, new) == (600, 600)
+    assert line_counts(old, old[:-2]) == (0, 2)
+    small_old, small_new = old[:40], new[:40]  # within the budget, the matcher agrees
+    assert line_counts(small_old, small_new) == matcher_counts(small_old, small_new) == (20, 20)

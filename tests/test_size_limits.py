@@ -17,13 +17,70 @@ def test_a_reply_above_the_limit_is_refused_from_a_file_and_from_stdin(tmp_path:
     reply = "```python\n# FILE: big.py\n" + "x = 1\n" * 200_000 + "```\n"
     (tmp_path / "r.md").write_text(reply)
     env = environment(KOPIPASTA_MAX_REPLY_MB="1")
-    for args, stdin in ((["apply", "r.md"], None), (["apply", "-"], reply)):
+    by_size = "❌ The reply is 1.1 MB, above the 1 MB limit — set KOPIPASTA_MAX_REPLY_MB=<MB> to raise it"
+    # A pipe's size is not known before reading: it is refused as soon as it passes the limit.
+    streamed = "❌ The reply is larger than the 1 MB limit — set KOPIPASTA_MAX_REPLY_MB=<MB> to raise it"
+    for args, stdin, expected in ((["apply", "r.md"], None, by_size), (["apply", "-"], reply, streamed)):
         result = kopipasta(*args, cwd=tmp_path, stdin=stdin, env=env)
         assert result.returncode == 2
-        assert result.stderr.strip() == (
-            "❌ The reply is 1.1 MB, above the 1 MB limit — set KOPIPASTA_MAX_REPLY_MB=<MB> to raise it"
-        )
+        assert result.stderr.strip() == expected
     assert not (tmp_path / "big.py").exists()
+
+
+ENDLESS = "❌ The reply is larger than the 8 MB limit — set KOPIPASTA_MAX_REPLY_MB=<MB> to raise it"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "{kopipasta} apply /dev/zero",
+        "cat /dev/zero | {kopipasta} apply -",
+        "cat /dev/zero | {kopipasta} apply --json",
+        "{kopipasta} apply - < /dev/zero",
+        "cat /dev/zero | {kopipasta}",
+    ],
+)
+def test_an_endless_reply_is_refused_while_it_is_read(tmp_path: Path, command: str) -> None:
+    """Issue 18, item 4: the size limit is checked while reading, so an endless input ends
+    at the limit (it used to be read until memory ran out: a MemoryError traceback)."""
+    import shlex
+    import subprocess
+    import sys
+
+    line = command.format(kopipasta=f"{shlex.quote(sys.executable)} -m kopipasta")
+    result = subprocess.run(
+        ["bash", "-c", "set -o pipefail; " + line], cwd=tmp_path, capture_output=True, text=True,
+        timeout=60, env=environment(),
+    )
+    assert "Traceback" not in result.stdout + result.stderr
+    if "--json" in command:
+        assert '"error": "The reply is larger than the 8 MB limit' in result.stdout
+    # The session without a terminal reports on stdout, as its apply does.
+    said = result.stdout if command.endswith("{kopipasta}") else result.stderr
+    assert (result.returncode, said.strip()) == (2, ENDLESS)
+    assert project_names(tmp_path) == []
+
+
+def test_a_huge_reply_file_is_refused_by_its_size_unread(tmp_path: Path) -> None:
+    """A 1 GB (sparse) reply file is refused from its size, without reading it: the child
+    may not map 1 GB (RLIMIT_AS), so reading it whole would end in a MemoryError."""
+    import resource
+    import subprocess
+    import sys
+
+    with open(tmp_path / "huge.md", "wb") as handle:
+        handle.truncate(1 << 30)
+
+    def small_address_space() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (768 << 20, 768 << 20))
+
+    result = subprocess.run(
+        [sys.executable, "-m", "kopipasta", "apply", "huge.md"], cwd=tmp_path, capture_output=True,
+        text=True, timeout=60, env=environment(), preexec_fn=small_address_space,
+    )
+    assert (result.returncode, result.stderr.strip()) == (
+        2, "❌ The reply is 1024.0 MB, above the 8 MB limit — set KOPIPASTA_MAX_REPLY_MB=<MB> to raise it"
+    )
 
 
 def test_a_file_above_the_limit_is_refused(tmp_path: Path) -> None:

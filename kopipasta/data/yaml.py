@@ -47,6 +47,7 @@ from kopipasta.data.common import (
     render_path,
     same_data,
 )
+from kopipasta.data.yaml_aliases import ALIAS_BUDGET, too_many_aliases
 from kopipasta.data.yaml_style import (
     UNKNOWN,
     Payload,
@@ -75,7 +76,13 @@ from kopipasta.data.yaml_tree import (
     value_in,
     yaml_parser,
 )
-from kopipasta.errors import AmbiguousTarget, PayloadError, SyntaxCheckError, TargetNotFound
+from kopipasta.errors import (
+    AmbiguousTarget,
+    PayloadError,
+    SyntaxCheckError,
+    TargetNotFound,
+    UnsupportedFile,
+)
 
 # --- finding the path -------------------------------------------------------------------------
 
@@ -186,11 +193,16 @@ def _compose_all(text: str) -> list[yaml.Node]:
 
 def _load_graph(text: str, file: str, what: str) -> list[yaml.Node]:
     try:
-        return list(_compose_all(text))
+        graphs = list(_compose_all(text))
     except yaml.MarkedYAMLError as err:
         raise SyntaxCheckError(f"{what}: {problem_text(err)}") from None
     except yaml.YAMLError as err:
         raise SyntaxCheckError(f"{what}: {err}") from None
+    if too_many_aliases(graphs):
+        raise UnsupportedFile(f"{file} expands its aliases to more than {ALIAS_BUDGET:,} values, "
+                              "too many to check a change against",
+                              "send the whole file instead (FILE and no target)")
+    return graphs
 
 
 def _set(source: str, path: str, payload_text: str, file: str) -> str:
@@ -304,6 +316,9 @@ def _verify(source: str, result: str, found: Found, payload: Payload, path: str,
         raise SyntaxCheckError(f"Setting '{path}' would break {file}: {problem_text(err)}") from None
     except yaml.YAMLError as err:
         raise SyntaxCheckError(f"Setting '{path}' would break {file}: {err}") from None
+    if too_many_aliases(new_graphs):  # the payload's anchor, taken up by the file's aliases
+        raise PayloadError(f"Setting '{path}' in {file} would make its aliases expand to more than "
+                           f"{ALIAS_BUDGET:,} values", "send the value written out, without anchors")
     old_graphs = list(_compose_all(source))
     bug = SyntaxCheckError(f"Setting '{path}' in {file} would change more than that value",
                            "nothing was written; this is a kopipasta bug, please report it")

@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from kopipasta.data.common import Key, same_data
 from kopipasta.data.common import dedent as common_dedent
+from kopipasta.data.yaml_aliases import ALIAS_BUDGET, too_many_aliases
 from kopipasta.data.yaml_comments import settle_trailing_comment
 from kopipasta.data.yaml_tree import (
     BLOCK,
@@ -101,6 +102,9 @@ def read_payload(text: str, path: str, file: str) -> Payload:
         if len(documents) != 1:
             raise PayloadError(f"Payload for '{path}' in {file} holds {len(documents)} YAML documents",
                                "send one value")
+        if too_many_aliases(documents):
+            raise PayloadError(f"Payload for '{path}' in {file} expands its aliases to more than "
+                               f"{ALIAS_BUDGET:,} values", "send the value written out, without anchors")
         value = construct(documents[0])
     except yaml.MarkedYAMLError as err:
         if err.problem and err.problem.startswith("found undefined alias"):

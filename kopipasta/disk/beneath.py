@@ -17,6 +17,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 
+from kopipasta.disk import faults
 from kopipasta.errors import ConfinementError
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -175,17 +176,28 @@ def read_file(root_fd: int, relative: str) -> tuple[bytes, os.stat_result] | Non
 
 
 def write_temporary(dir_fd: int, name: str, data: bytes, mode: int) -> None:
-    """Create `name` (which must not exist) in `dir_fd`, write `data`, fsync, set `mode`."""
+    """Create `name` (which must not exist) in `dir_fd`, write `data`, fsync, set `mode`.
+
+    If any step after the creation fails (ENOSPC, EIO, EDQUOT on a write or the fsync,
+    or the process is interrupted), the half-written file is removed before the error
+    goes on: nothing else knows its name to remove it later.
+    """
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
     try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view[: 1 << 24])
-            view = view[written:]
-        os.fchmod(fd, mode)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        try:
+            view = memoryview(data)
+            faults.hit("temporary-write", name)
+            while view:
+                written = os.write(fd, view[: 1 << 24])
+                view = view[written:]
+            os.fchmod(fd, mode)
+            faults.hit("temporary-fsync", name)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        unlink_quietly(dir_fd, name)
+        raise
 
 
 def unlink_quietly(dir_fd: int, name: str) -> None:

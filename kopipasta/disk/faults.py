@@ -3,7 +3,7 @@
 `KOPIPASTA_FAULT=<point>:<action>[:<n>]` (several separated by `,`) acts the
 `n`th time (default the first) the code passes `<point>`. Actions: `kill`
 (SIGKILL to ourselves: a real `kill -9`, nothing cleaned up), `enospc`,
-`erofs`, `eio` (raise that OSError), `nomem` (MemoryError), `pause` (wait until the file named by
+`erofs`, `eio`, `edquot` (raise that OSError), `nomem` (MemoryError), `pause` (wait until the file named by
 `KOPIPASTA_FAULT_RESUME` exists, for races driven by a second process).
 Without the variable every hook is one dictionary lookup.
 """
@@ -14,7 +14,7 @@ import errno
 import os
 import time
 
-_ERRORS = {"enospc": errno.ENOSPC, "erofs": errno.EROFS, "eio": errno.EIO}
+_ERRORS = {"enospc": errno.ENOSPC, "erofs": errno.EROFS, "eio": errno.EIO, "edquot": errno.EDQUOT}
 _seen: dict[str, int] = {}
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -132,15 +133,30 @@ def ensure_state_dir_fd(root_fd: int) -> int:
     return state_fd
 
 
+class NotRegular(OSError):
+    """A state file is a FIFO, a device or a socket: kopipasta leaves it alone."""
+
+
 def append_state_line(root: Path, name: str, line: str) -> None:
-    """Append one line to `.kopipasta/<name>`, never through a symlink."""
+    """Append one line to `.kopipasta/<name>`, never through a symlink, never into a FIFO.
+
+    Raises NotRegular when something other than a regular file stands there: a FIFO
+    opened for writing blocks until a reader comes (every apply and undo hung after
+    its work), so it is opened without blocking and left alone.
+    """
     with beneath.root_descriptor(root) as root_fd:
         state_fd = ensure_state_dir_fd(root_fd)
         try:
-            fd = os.open(
-                name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=state_fd
-            )
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
             try:
+                fd = os.open(name, flags, 0o644, dir_fd=state_fd)
+            except OSError as error:
+                if error.errno == errno.ENXIO:  # a FIFO with no reader
+                    raise NotRegular(f"{STATE_DIR}/{name} is not a regular file") from None
+                raise
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise NotRegular(f"{STATE_DIR}/{name} is not a regular file")
                 os.write(fd, (line + "\n").encode("utf-8"))
             finally:
                 os.close(fd)
@@ -366,6 +382,11 @@ def recover(root_fd: int) -> list[str]:
                 continue
             for item in files:
                 _remove_temporaries(root_fd, item["path"], entry)
+            # Folders made for new files that never arrived: only empty ones go, so a file
+            # the interrupted apply did put there (which undo removes) keeps its folder.
+            transaction.remove_empty_dirs(
+                root_fd, [d for item in files if item["created"] for d in item.get("created_dirs", [])]
+            )
             if entry == entries[-1]:
                 notes.append(_interrupted_note(entry))
         return notes
@@ -383,7 +404,7 @@ def _is_complete(journal_fd: int, entry: str) -> bool:
             return True
         manifest = beneath.read_at(fd, _MANIFEST, _MANIFEST)[0]
         return bool(json.loads(manifest).get("version", 1) < _VERSION)
-    except (OSError, ValueError, AttributeError, PatchError):
+    except (OSError, ValueError, AttributeError, TypeError, RecursionError, PatchError):
         return True
     finally:
         os.close(fd)
@@ -400,13 +421,14 @@ def _remove_undo_temporaries(root_fd: int, journal_fd: int, entry: str) -> None:
 
 
 def _remove_temporaries(root_fd: int, relative: str, entry: str) -> None:
-    folders, name = beneath.split(relative)
     try:
+        folders, name = beneath.split(relative)
         dir_fd = beneath.open_dir(root_fd, relative, folders)
-    except (OSError, PatchError):
+    except (OSError, ValueError, PatchError):  # ValueError: a NUL in a tampered path
         return
     try:
         for tag in (entry, entry + "-undo"):
-            beneath.unlink_quietly(dir_fd, transaction.temporary_name(name, tag))
+            for each in (tag, transaction.rollback_tag(tag)):
+                beneath.unlink_quietly(dir_fd, transaction.temporary_name(name, each))
     finally:
         os.close(dir_fd)

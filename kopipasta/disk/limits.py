@@ -8,6 +8,7 @@ variable raises it (RELIABILITY.md, "Size and time").
 from __future__ import annotations
 
 import os
+from typing import BinaryIO
 
 from kopipasta.errors import PatchError
 
@@ -56,6 +57,49 @@ def reply_problem(size: int, blocks: int | None = None) -> str:
             f"split it, or set {BLOCKS_VARIABLE}=<count> to raise it"
         )
     return ""
+
+
+class ReplyTooLarge(Exception):
+    """The reply passed the size limit while it was being read."""
+
+
+def read_bounded(stream: BinaryIO) -> bytes:
+    """Every byte of `stream` up to the reply limit, read a chunk at a time.
+
+    A regular file above the limit is refused by its size, unread; anything else
+    (a pipe, `/dev/zero`, a device) raises ReplyTooLarge as soon as one byte more
+    than the limit has arrived: refusing costs at most the limit, never the whole
+    input in memory first. A stream without a descriptor (a test runner's) is read
+    the same way.
+    """
+    import stat
+
+    limit = reply_limit()
+    try:
+        status = os.fstat(stream.fileno())
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        status = None
+    if status is not None and stat.S_ISREG(status.st_mode) and status.st_size > limit:
+        raise ReplyTooLarge(reply_problem(status.st_size))
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = stream.read(min(1 << 20, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise ReplyTooLarge(stream_too_large())
+
+
+def stream_too_large() -> str:
+    """The one line for a reply found too large while reading (its full size never known)."""
+    limit = reply_limit()
+    return (
+        f"The reply is larger than the {limit // MB} MB limit — "
+        f"set {REPLY_VARIABLE}=<MB> to raise it"
+    )
 
 
 def too_large(what: str, size: int, limit: int, variable: str) -> str:

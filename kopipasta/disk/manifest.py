@@ -54,6 +54,8 @@ def read_manifest(journal_fd: int, entry: str) -> list[dict[str, Any]]:
         manifest = json.loads(raw.decode("utf-8"))
     except PatchError:
         raise _damaged(entry, f"{MANIFEST} is a symlink") from None
+    except RecursionError:  # json's parser recurses once per level: `[[[[…` 100,000 deep
+        raise _damaged(entry, f"{MANIFEST} is nested too deeply") from None
     except (OSError, ValueError) as error:
         raise _damaged(entry, str(getattr(error, "strerror", None) or error)) from None
     finally:
@@ -80,6 +82,8 @@ def _record_problem(item: Any) -> str:
     path = item.get("path")
     if not isinstance(path, str) or not path:
         return "a file record has no path"
+    if "\x00" in path:  # no system call takes it (ValueError), so no check below may meet it
+        return f"{path!r} holds a NUL character"
     after = item.get("after")
     if not (after is None or (isinstance(after, str) and _SHA256.match(after))):
         return f"{path}: bad 'after' hash"
@@ -90,7 +94,7 @@ def _record_problem(item: Any) -> str:
         if "before" in item or "before_sha256" in item:
             return f"{path}: recorded as created, yet with previous bytes"
         dirs = item.get("created_dirs", [])
-        if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
+        if not isinstance(dirs, list) or not all(isinstance(d, str) and "\x00" not in d for d in dirs):
             return f"{path}: 'created_dirs' is not a list of paths"
         if any(not path.startswith(d + "/") for d in dirs):
             return f"{path}: 'created_dirs' names a folder that does not hold it"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kopipasta.disk import beneath, faults
 from kopipasta.errors import PatchError
@@ -97,17 +97,29 @@ def commit(root_fd: int, writes: Sequence[FileWrite], tag: str, new_mode: int) -
         for item in prepared:
             current = item.write.path
             faults.hit("rename", current)
-            _recheck(item)
-            if item.temporary is not None:
-                os.rename(item.temporary, item.name, src_dir_fd=item.dir_fd, dst_dir_fd=item.dir_fd)
-                item.temporary = None
-            elif item.identity is not None:
-                os.unlink(item.name, dir_fd=item.dir_fd)
-            done.append(item)
+            watch = _recheck(item)
+            try:
+                if watch is not None and _stamp(os.fstat(watch)) != _watch_stamp(item):
+                    raise _changed(current)  # the last look, microseconds before the rename
+                faults.hit("before-rename", current)  # a test's write here lands in the window
+                if item.temporary is not None:
+                    os.rename(item.temporary, item.name, src_dir_fd=item.dir_fd, dst_dir_fd=item.dir_fd)
+                    item.temporary = None
+                elif item.identity is not None:
+                    os.unlink(item.name, dir_fd=item.dir_fd)
+                done.append(item)
+                if watch is not None and _stamp(os.fstat(watch)) != _watch_stamp(item):
+                    # A write landed between the last look and the rename: the replaced file
+                    # is still open here, so the rollback puts back its bytes, not ours.
+                    item.write = replace(item.write, expected=_read_all(watch))
+                    raise _changed(current)
+            finally:
+                if watch is not None:
+                    os.close(watch)
         for item in prepared:
             os.fsync(item.dir_fd)
     except BaseException as error:
-        rolled_back = _roll_back(done, new_mode)
+        rolled_back = _roll_back(done, new_mode, tag)
         _discard(prepared, root_fd, created_dirs if rolled_back else [])
         message = describe(error, current) if isinstance(error, (OSError, PatchError)) else f"Interrupted while writing {current}"
         raise CommitError(message, current, rolled_back=rolled_back) from None
@@ -161,8 +173,13 @@ def _changed(path: str) -> PatchError:
     )
 
 
-def _recheck(item: _Prepared) -> None:
-    """Right before the rename: the target is still the file (and the bytes) phase one checked."""
+def _recheck(item: _Prepared) -> int | None:
+    """Right before the rename: the target is still the file (and the bytes) phase one checked.
+
+    Returns a descriptor of that file (None for a new file), which the caller watches
+    across the rename and closes: a write into it after this check changes its size or
+    mtime, which the caller looks at again just before and just after the rename.
+    """
     info = beneath.lstat_at(item.dir_fd, item.name)
     if item.identity is None:
         if info is not None:
@@ -170,28 +187,65 @@ def _recheck(item: _Prepared) -> None:
                 f"Not written: {item.write.path} was created by another program during the apply",
                 "apply the reply again to see it against the new file",
             )
-        return
+        return None
     if info is None or (info.st_ino, info.st_size, info.st_mtime_ns) != item.identity:
         raise _changed(item.write.path)
-    expected = item.write.expected
-    if expected is None or not beneath.holds_at(item.dir_fd, item.name, item.write.path, expected)[0]:
-        raise _changed(item.write.path)
+    watch = os.open(item.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=item.dir_fd)
+    try:
+        opened = os.fstat(watch)
+        expected = item.write.expected
+        if (
+            (opened.st_ino, opened.st_size, opened.st_mtime_ns) != item.identity
+            or expected is None
+            or not beneath.holds_at(item.dir_fd, item.name, item.write.path, expected)[0]
+            or _stamp(os.fstat(watch)) != _stamp(opened)
+        ):
+            raise _changed(item.write.path)
+    except BaseException:
+        os.close(watch)
+        raise
+    return watch
 
 
-def _roll_back(done: list[_Prepared], new_mode: int) -> bool:
+def _stamp(info: os.stat_result) -> tuple[int, int]:
+    return info.st_size, info.st_mtime_ns
+
+
+def _watch_stamp(item: _Prepared) -> tuple[int, int]:
+    """The size and mtime the target had when it was checked (its identity's last two)."""
+    assert item.identity is not None
+    return item.identity[1], item.identity[2]
+
+
+def _read_all(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks: list[bytes] = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def rollback_tag(tag: str) -> str:
+    """The tag of a rollback's temporaries: the entry's own, so the next command finds them."""
+    return f"{tag}-rollback"
+
+
+def _roll_back(done: list[_Prepared], new_mode: int, tag: str) -> bool:
     """Put back every file already renamed, newest first; False if one could not be."""
     ok = True
     for item in reversed(done):
+        back = temporary_name(item.name, rollback_tag(tag))
         try:
             if item.write.expected is None:
                 os.unlink(item.name, dir_fd=item.dir_fd)
             else:
-                back = temporary_name(item.name, "rollback")
                 beneath.unlink_quietly(item.dir_fd, back)
                 mode = item.mode if item.mode is not None else new_mode
                 beneath.write_temporary(item.dir_fd, back, item.write.expected, mode)
+                faults.hit("rollback", item.write.path)  # the copy is written; its rename fails
                 os.rename(back, item.name, src_dir_fd=item.dir_fd, dst_dir_fd=item.dir_fd)
         except OSError:
+            beneath.unlink_quietly(item.dir_fd, back)  # a rename that failed leaves it whole
             ok = False
     return ok
 

@@ -33,6 +33,7 @@ from kopipasta.disk.manifest import (
     read_manifest,
 )
 from kopipasta.disk.workspace import new_file_mode
+from kopipasta.errors import PatchError
 from kopipasta.model import FileChange
 
 
@@ -59,6 +60,8 @@ def undo_newest(root: Path, *, force: bool = False, entry: str | None = None) ->
             return _undo(project, force=force, entry=entry)
     except lock.Busy as busy:
         raise JournalError(str(busy).replace("Not applied", "Not undone")) from None
+    except PatchError as error:  # a folder of a journaled file became a symlink since the checks
+        raise JournalError(f"Cannot undo: {error.message} — nothing was changed") from None
     except OSError as error:
         raise JournalError(f"Cannot undo: {error.filename or ''} {error.strerror or error}".replace("  ", " ")) from None
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import sys
 import time
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -122,8 +123,13 @@ def _now() -> str:
 
 
 def _append(root: Path, entry: dict[str, Any]) -> None:
-    from kopipasta.disk.journal import JournalError, append_state_line
+    from kopipasta.disk.journal import JournalError, NotRegular, append_state_line
 
     # A read-only project (or a symlinked .kopipasta) still applies; it just keeps no log.
-    with contextlib.suppress(OSError, JournalError):
+    try:
         append_state_line(root, LOG_NAME, json.dumps(entry, ensure_ascii=False))
+    except NotRegular as error:  # planted or left there: said, since stats will miss this apply
+        with contextlib.suppress(OSError, ValueError):
+            print(f"⚠ {error.args[0]}: this {entry['event']} was not logged", file=sys.stderr)
+    except (OSError, JournalError):
+        pass

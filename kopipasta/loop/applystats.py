@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kopipasta.errors import PatchError
 from kopipasta.loop.applylog import PROTOCOL_FORMS, log_path
 
 
@@ -54,10 +55,16 @@ class Stats:
 
 def read_stats(root: Path) -> Stats | None:
     """The counts over the log, or None when there is no log."""
+    from kopipasta.disk import beneath
+
     try:
-        lines = log_path(root).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+        with beneath.root_descriptor(root) as root_fd:
+            found = beneath.read_file(root_fd, log_path(root).relative_to(root).as_posix())
+    except (OSError, PatchError):  # a FIFO or a symlink there is no log: never waited on
         return None
+    if found is None:
+        return None
+    lines = found[0].decode("utf-8", errors="replace").splitlines()
     stats = Stats()
     for line in lines:
         if not line.strip():

@@ -77,10 +77,18 @@ def run_session(
 
 def apply_stdin_once(root: Path, console: Console, *, files_named: bool = True) -> int:
     """No terminal: the reply is on stdin; apply it as `kopipasta apply` would."""
+    from kopipasta.disk import limits
     from kopipasta.engine import apply_reply
     from kopipasta.report import EXIT_FAILED, EXIT_NO_PATCH, exit_status, print_report
 
-    data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    try:
+        data = limits.read_bounded(sys.stdin.buffer) if sys.stdin is not None else b""
+    except limits.ReplyTooLarge as error:
+        console.print(f"❌ {error}", markup=False)
+        return EXIT_NO_PATCH
+    except OSError as error:
+        console.print(f"❌ Cannot read reply: {error_text(error)}", markup=False)
+        return EXIT_NO_PATCH
     if not files_named and not data.strip():
         # Bare `kopipasta` from a script or cron: neither files for a prompt nor a reply to apply.
         console.print(

@@ -7,9 +7,16 @@ can match, and where one side is a single line common to both it matches exactly
 Most one-block edits are one of them, so difflib (with heapq, ~0.6 ms to import) is
 imported only for the others. tests/test_line_counts.py pins the counts to
 SequenceMatcher's.
+
+SequenceMatcher's time grows with the product of the two sides' lengths when lines
+repeat (600 one-line hunks over a file of repeated lines: 26 s, issue 18): past
+MATCHING_BUDGET line pairs the counts are the two sides' difference as multisets of
+lines, linear, and equal to the matcher's whenever the edit moved no line.
 """
 
 from __future__ import annotations
+
+MATCHING_BUDGET = 250_000  # old × new lines: 500 by 500, a few ms of SequenceMatcher at worst
 
 
 def line_counts(old_lines: list[bytes], new_lines: list[bytes]) -> tuple[int, int]:
@@ -18,6 +25,8 @@ def line_counts(old_lines: list[bytes], new_lines: list[bytes]) -> tuple[int, in
         matched = 0
     elif len(old_lines) == 1 or len(new_lines) == 1:
         matched = 1
+    elif len(old_lines) * len(new_lines) > MATCHING_BUDGET:
+        return _counted_as_multisets(old_lines, new_lines)
     else:
         return _counted_by_matching(old_lines, new_lines)
     return len(new_lines) - matched, len(old_lines) - matched
@@ -33,3 +42,10 @@ def _counted_by_matching(old_lines: list[bytes], new_lines: list[bytes]) -> tupl
         if tag in ("replace", "insert"):
             added += j2 - j1
     return added, removed
+
+
+def _counted_as_multisets(old_lines: list[bytes], new_lines: list[bytes]) -> tuple[int, int]:
+    from collections import Counter
+
+    old, new = Counter(old_lines), Counter(new_lines)
+    return sum((new - old).values()), sum((old - new).values())

@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import ModuleType
 
     from tree_sitter import Language, Node, Parser, Query, Tree
@@ -744,10 +745,78 @@ def error_count(spec: LanguageSpec, root: Node) -> int:
         if node.is_error or node.is_missing:
             count += 1
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    text = str(root)
+    text = s_expression(root)
     hidden = text.count("(MISSING ") - sum(text.count(f"(MISSING {quirk})") for quirk in spec.quirk_missing)
     visible_missing = _visible_missing(root)
     return count + max(hidden - visible_missing, 0)
+
+
+# Tree-sitter writes a node's S-expression recursively in C, one frame (~320 bytes,
+# measured) per level of nesting: on the main thread's 8 MB stack a 50 KB line of
+# `a/a/a/…` (25,000 levels) killed the process with SIGSEGV. A node can nest no
+# deeper than it has bytes (plus a few zero-width nodes), so a small node is
+# written here, a bigger one on a thread whose stack fits its width.
+_INLINE_BYTES = 8_000
+_FRAME_BYTES = 512
+_MAX_STACK = 1 << 30
+
+
+def s_expression(node: Node) -> str:
+    """str(node), on a stack deep enough for any nesting its bytes can hold.
+
+    Raises RecursionError (which callers report as "nested too deeply") when that
+    stack would be over 1 GB and the node really nests that deep.
+    """
+    width = node.end_byte - node.start_byte
+    if width <= _INLINE_BYTES:
+        return str(node)
+    stack = width * _FRAME_BYTES + (16 << 20)
+    if stack > _MAX_STACK:
+        if _depth(node) * _FRAME_BYTES + (16 << 20) > _MAX_STACK:
+            raise RecursionError("the syntax tree is nested too deeply")
+        stack = _MAX_STACK
+    return _on_thread(lambda: str(node), stack)
+
+
+def _on_thread(work: Callable[[], str], stack: int) -> str:
+    import threading
+
+    result: list[str] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as error:  # handed to the caller's thread
+            failure.append(error)
+
+    previous = threading.stack_size(stack)
+    try:
+        worker = threading.Thread(target=run, name="kopipasta-sexp")
+        worker.start()
+    except (RuntimeError, MemoryError) as error:  # the stack could not be mapped
+        raise MemoryError("no memory for a stack deep enough to read the syntax tree") from error
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+def _depth(node: Node) -> int:
+    """How deep the tree under node nests, walked with a cursor (no recursion)."""
+    cursor = node.walk()
+    depth = deepest = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            deepest = max(deepest, depth)
+            continue
+        while not cursor.goto_next_sibling():
+            if depth == 0 or not cursor.goto_parent():
+                return deepest
+            depth -= 1
 
 
 def _visible_missing(root: Node) -> int:

@@ -213,7 +213,10 @@ def _replace(lines: Lines, match: Match, hunk: Hunk, *, label: str, tier: str, n
         ends[-1] = ""  # the file had no final newline: it still has none
     lines.texts[match.start : end] = texts
     lines.ends[match.start : end] = ends
-    for i in range(len(lines.ends) - 1):
+    # Only the file's last line has no terminator; it can now stand just before, inside or
+    # just after what was replaced, never elsewhere (a scan of the whole file per hunk
+    # made many hunks quadratic).
+    for i in range(max(match.start - 1, 0), min(match.start + len(texts) + 1, len(lines.ends) - 1)):
         if not lines.ends[i]:
             lines.ends[i] = newline
 

@@ -148,15 +148,20 @@ def find(
             if shift is not None:
                 matches.append(Match(start, size, shift))
         return matches
-    norm = (lambda s: s) if tier == EXACT else str.rstrip
-    want = [norm(p) for p in pattern]
+    # The first line is looked for with list.index (a scan in C), the rest compared
+    # only where it stands: 600 hunks over a 20k-line file stay a fraction of a second.
+    seen = lines if tier == EXACT else [line.rstrip() for line in lines]
+    want = pattern if tier == EXACT else [p.rstrip() for p in pattern]
     head = want[0]
-    for start in range(len(lines) - size + 1):
-        if norm(lines[start]) != head:
-            continue
-        if all(norm(lines[start + k]) == want[k] for k in range(1, size)):
+    last = len(lines) - size
+    start = -1
+    while True:
+        try:
+            start = seen.index(head, start + 1, last + 1)
+        except ValueError:
+            return matches
+        if seen[start : start + size] == want:
             matches.append(Match(start, size))
-    return matches
 
 
 def _show(text: str) -> str:

@@ -49,6 +49,8 @@ class Changed:
     names: tuple[str, ...]  # target_names of `definitions`
     spans: dict[str, tuple[int, int]]  # name → (line, end_line) now, for each changed definition
     data: bytes = b""  # the file as on disk now (the bytes `definitions` are spans of)
+    text: str = ""  # a data file: its text now
+    shown_texts: tuple[str, ...] = ()  # a data file: the versions the model saw (prompt, our applies)
 
     def named(self, name: str) -> Definition | None:
         """The definition whose target name is `name`, as on disk now."""
@@ -131,6 +133,8 @@ def remember(root: Path, inventories: Iterable[tuple[Source, Sequence[Definition
                 "sha256": [_digest(source.data)],
                 "definitions": {name: [digest] for name, (_, _, digest) in spans.items()},
             }
+            if _keeps_text(source.path, source.data):
+                records[source.path]["texts"] = [_text(source.data)]
         _write(root, dict(list(records.items())[-_KEPT_FILES:]))
     except Exception:  # noqa: BLE001 — a record that cannot be kept only turns the check off
         pass
@@ -156,7 +160,24 @@ def changed_since_prompt(root: Path, source: Source, document: Document | None =
         for name, (line, end_line, digest) in _spans(source.data, definitions).items()
         if name in shown and digest not in _known(shown[name])
     }
-    return Changed(definitions, names, spans, source.data)
+    texts = tuple(t for t in record.get("texts", ()) if isinstance(t, str)) if _keeps_text(source.path, source.data) else ()
+    return Changed(definitions, names, spans, source.data, _text(source.data) if texts else "", texts)
+
+
+# A data file's text is kept in the record (up to this size) so a TARGET_PATH block can be
+# checked against the value the prompt showed at its path; a bigger one is not checked.
+_KEPT_TEXT_BYTES = 256 * 1024
+_KEPT_TEXTS = 3
+
+
+def _keeps_text(path: str, data: bytes) -> bool:
+    from kopipasta.data import format_of
+
+    return format_of(path) is not None and len(data) <= _KEPT_TEXT_BYTES
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogatepass").replace("\r\n", "\n")
 
 
 def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]], documents: Sequence[Document] = ()) -> None:
@@ -188,6 +209,15 @@ def after_write(root: Path, written: Iterable[tuple[str, bytes, bytes]], documen
                     continue
                 shown[name] = _add(_known(shown.get(name)), digest)
             record["definitions"] = shown
+            texts = record.get("texts")
+            if isinstance(texts, list) and _keeps_text(path, new.data):
+                # Only a version written over one the model knew: a user's edit elsewhere in
+                # the file (a top-level key is one "definition") would otherwise become known
+                # with it. Refusing too much (`--force` says yes) is the safe side.
+                if _digest(before.data) not in _known(record.get("sha256")):
+                    users_edit_kept = True
+                else:
+                    record["texts"] = ([t for t in texts if isinstance(t, str)] + [_text(new.data)])[-_KEPT_TEXTS:]
             if not users_edit_kept:  # else the file as a whole is not what the model knows
                 record["sha256"] = _add(_known(record.get("sha256")), _digest(new.data))
             touched = True
@@ -230,6 +260,9 @@ def check(patch: Patch, changed: Changed | None) -> None:
     whether it is a whole file or a fragment is the reading's to say, not the record's.
     """
     if changed is None or patch.operation is Operation.WHOLE_FILE:
+        return
+    if patch.operation is Operation.SET_PATH and changed.shown_texts and patch.target is not None:
+        _check_value(patch.file, patch.target, patch.payload, changed)
         return
     if patch.operation not in (Operation.REPLACE_NODE, Operation.DELETE_NODE) or not changed.spans:
         return
@@ -311,3 +344,24 @@ def _write(root: Path, records: dict[str, Any]) -> None:
             os.rename(temporary, RECORD, src_dir_fd=state_fd, dst_dir_fd=state_fd)
         finally:
             os.close(state_fd)
+
+
+def _check_value(file: str, path: str, payload: str, changed: Changed) -> None:
+    """A TARGET_PATH block fails when the value at its path is not one the model was shown,
+    unless the block sets the value it already has (applying a reply twice is safe)."""
+    from kopipasta.data import set_value
+    from kopipasta.data.values import same_value, value_at
+
+    try:
+        now = value_at(changed.text, path, file)
+        shown = [value_at(text, path, file) for text in changed.shown_texts]
+        if any(same_value(now, value) for value in shown):
+            return
+        if same_value(value_at(set_value(changed.text, path, payload, file=file), path, file), now):
+            return
+    except PatchError:
+        return  # a path, payload or file that does not read: the operation itself says so
+    raise StaleTarget(
+        f"`{path}` in {file} changed since the prompt: applying would drop your edit",
+        "re-prompt, or `--force`",
+    )
