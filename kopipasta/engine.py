@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 
 from kopipasta.code.edit.operations import apply_patch
 from kopipasta.code.find.document import Document, open_document
+from kopipasta.code.read.guard import check_write
 from kopipasta.disk import faults, journal, limits, lock, newlines, prompt_record
 from kopipasta.disk.workspace import load, normalise, resolve_real
 from kopipasta.errors import PatchError, ReplyError
+from kopipasta.intake.alternatives import Choice, find_alternatives
 from kopipasta.intake.plan import plan
 from kopipasta.intake.reader import RESET_MARKER, read_reply
 from kopipasta.intake.textpatch_markers import may_be_text_patch
@@ -120,7 +122,13 @@ def _apply_blocks(
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
     keep_until_exit(files)  # a short run leaves with os._exit: its files' trees need no freeing
+    choices = find_alternatives(blocks)  # "Option 1 / Option 2" on one definition: the user picks (issue 19)
     for block in blocks:
+        choice = choices.get(block.index)
+        if choice is not None:
+            outcomes.append(_offered(block, choice))
+            _hold_file(root, files, block, options)
+            continue
         try:
             text_patch = None
             if may_be_text_patch(block):  # plain code never imports the text-patch reader (issue 9)
@@ -164,6 +172,19 @@ def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: 
     state.fail(block.index)
 
 
+def _offered(block: Block, choice: Choice) -> Outcome:
+    """A block the reply offers as one of several alternatives for a definition: not applied."""
+    shown = " or ".join(f"block {i}" for i in choice.blocks)
+    return _failed(
+        block,
+        None,
+        f"Cannot apply block {block.index} to {block.file}: the reply offers alternatives for {choice.name}: {shown}, "
+        "and which one it means is not certain",
+        "keep the block you choose and delete the others from the reply, then apply it again",
+        "AlternativesOffered",
+    )
+
+
 def _reply_error(message: str) -> Report:
     return Report((), (), written=False, reply_error=message)
 
@@ -186,7 +207,10 @@ def _apply_block(
         before = state.document.source.data
         faults.hit("patch", patch.file)
         edit = apply_patch(patch, state.document)
-        state.document = state.document.after(edit.data, edit.tree)
+        after = state.document.after(edit.data, edit.tree)
+        # The net under every reading (code/read/guard.py): nothing the block does not mention is lost.
+        check_write(patch, state.document, after, edit.reading)
+        state.document = after
         added, removed = _line_counts(before, edit.data)
         status = Status.UNCHANGED if edit.data == before and state.document.source.exists else Status.APPLIED
         state.blocks.append(block.index)

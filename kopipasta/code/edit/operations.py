@@ -174,6 +174,12 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
                 f"Whole-file block for {patch.file} is empty: it would erase the file",
                 "to change part of it use TARGET_NODE; delete files yourself",
             )
+        if patch.block.cut_off and spec is None:
+            raise PayloadError(
+                f"File block for {patch.file}: its fence never closes, so the reply was cut off and the block "
+                "may be only part of the file",
+                "ask the model to finish the reply, and send the whole file again",
+            )
         if spec is None:
             wholefile.check_complete(patch.payload, file=patch.file, python=python)
             _check_opaque_whole(patch, source)
@@ -184,11 +190,15 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
         else:
             # A fragment or an elided payload is merged by definition, never written over the file (§6).
             read = reading.read_code_block(document, patch.payload)
-            if read.kind != reading.WHOLE:
+            # A whole file that leaves definitions out keeps them, unless the reply says it removes
+            # them; a cut-off reply is never the whole file (issue 19).
+            kept = reading.kept_unless_removed(read, patch.block.prose)
+            if read.kind != reading.WHOLE or kept or patch.block.cut_off:
                 merged = merge.merge_file_block(
                     document, patch.payload, file=patch.file, elided=read.kind == reading.ELIDED
                 )
-                return Edit(merged.data, merged.tree, merged.note(), merged.reading)
+                note = "; ".join(n for n in (merged.note(), *(f"kept {name}, not in the block" for name in kept)) if n)
+                return Edit(merged.data, merged.tree, note, merged.reading)
             dropped = read.dropped
     final_newline = source.data.endswith(b"\n") if source.exists and source.data else True
     data = wholefile.file_bytes(patch.payload, newline=source.newline, final_newline=final_newline)
