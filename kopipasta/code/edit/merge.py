@@ -232,6 +232,33 @@ def _member_namesakes(plan: Plan, originals: list[Definition], qualified: str, n
     return found
 
 
+def _indented_container(plan: Plan) -> Definition | None:
+    """The one container an elided payload of indented members is the body of, if certain.
+
+    `// ... existing code ...`, then methods at their class's indentation: every definition
+    at the payload's top level is indented (`_indented_member`) and none is a top-level
+    name of the file. They are the members of the container that holds the ones they
+    restate, or, when all are new, of the one container in the file that holds functions.
+    Anything less certain is read as before (and a member that would land at the top
+    level is refused by the write guard).
+    """
+    top = [m for m in members(plan.payload, None) or [] if m.kind == "definition" and m.definition is not None]
+    if not top or not all(_indented_member(plan, m) for m in top):
+        return None
+    names = {_own_name(m.definition) for m in top if m.definition is not None}
+    originals = structural(plan.original.definitions)
+    if any(not d.container and _own_name(d) in names for d in originals):
+        return None
+    holders = {d.container for d in originals if d.container and _own_name(d) in names}
+    if not holders:
+        holders = {d.container for d in originals if d.container and d.kind in ("function", "method")}
+    if len(holders) != 1:
+        return None
+    (holder,) = holders
+    found = [d for d in originals if (*d.scope, d.name) == holder and d.kind in CONTAINER_KINDS]
+    return found[0] if len(found) == 1 else None
+
+
 def _own_name(definition: Definition) -> str:
     """The definition's name with the qualifiers it writes itself: `Server.ServeHTTP` for a Go method."""
     return ".".join((*definition.scope[len(definition.container) :], definition.name))
@@ -513,7 +540,7 @@ def merge_file_block(document: Document, payload: str, *, file: str, elided: boo
     parsed = _members_reading(document, payload, parsed) or parsed
     plan = Plan(spec, file, label, hint, payload.split("\n"), parsed, read_file(document), elided, None)
     _check_parses(plan)
-    _plan_container(plan, None, None)
+    _plan_container(plan, _indented_container(plan) if elided else None, None)
     merged = _run(plan, document)
     merged.reading = "merged elision" if elided else "inferred fragment"
     return merged

@@ -269,8 +269,8 @@ def _check_nesting(
             raise GuardError(
                 f"{_where(patch)}: the payload indents {p.kind} {p.name} (its line {row + 1}) as a member, "
                 "but it would be added at the top level of the file",
-                f"send it with `TARGET_NODE: method <Class>.{p.name}` (or `APPEND_TO: class <Class>` for a new one), "
-                "or restate the class around it",
+                f"say which class it belongs to: `APPEND_TO: class <Class>` for a new member, "
+                f"`TARGET_NODE: method <Class>.{p.name}` for one it replaces, or restate the class around it",
             )
 
 
