@@ -125,8 +125,8 @@ def _apply_blocks(
     choices = find_alternatives(blocks)  # "Option 1 / Option 2" on one definition: the user picks (issue 19)
     for block in blocks:
         choice = choices.get(block.index)
-        if choice is not None:
-            outcomes.append(_offered(block, choice))
+        if choice is not None or (block.cut_off and block.file is not None):
+            outcomes.append(_offered(block, choice) if choice is not None else _cut_off(block))
             _hold_file(root, files, block, options)
             continue
         try:
@@ -182,6 +182,22 @@ def _offered(block: Block, choice: Choice) -> Outcome:
         "and which one it means is not certain",
         "keep the block you choose and delete the others from the reply, then apply it again",
         "AlternativesOffered",
+    )
+
+
+def _cut_off(block: Block) -> Outcome:
+    """A block whose fence never closes: the reply was cut off, and the block may be too (issue 19).
+
+    A truncated Python function still parses (its last lines simply missing), so no check
+    after the fact can tell; the unclosed fence is the one sign, and it is refused.
+    """
+    return _failed(
+        block,
+        None,
+        f"Cannot apply block {block.index} to {block.file}: its fence never closes, so the reply was cut off "
+        "and the block may be too",
+        "ask the model to finish (or resend) it; if the block is complete, close it with ``` and apply again",
+        "PayloadError",
     )
 
 

@@ -174,12 +174,6 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
                 f"Whole-file block for {patch.file} is empty: it would erase the file",
                 "to change part of it use TARGET_NODE; delete files yourself",
             )
-        if patch.block.cut_off and spec is None:
-            raise PayloadError(
-                f"File block for {patch.file}: its fence never closes, so the reply was cut off and the block "
-                "may be only part of the file",
-                "ask the model to finish the reply, and send the whole file again",
-            )
         if spec is None:
             wholefile.check_complete(patch.payload, file=patch.file, python=python)
             _check_opaque_whole(patch, source)
@@ -191,9 +185,9 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
             # A fragment or an elided payload is merged by definition, never written over the file (§6).
             read = reading.read_code_block(document, patch.payload)
             # A whole file that leaves definitions out keeps them, unless the reply says it removes
-            # them; a cut-off reply is never the whole file (issue 19).
+            # them (issue 19). (A cut-off block never gets here: the engine refuses it.)
             kept = reading.kept_unless_removed(read, patch.block.prose)
-            if read.kind != reading.WHOLE or kept or patch.block.cut_off:
+            if read.kind != reading.WHOLE or kept:
                 merged = merge.merge_file_block(
                     document, patch.payload, file=patch.file, elided=read.kind == reading.ELIDED
                 )
