@@ -21,7 +21,7 @@ from kopipasta.code.read.guard import check_write
 from kopipasta.disk import faults, journal, limits, lock, newlines, prompt_record
 from kopipasta.disk.workspace import load, normalise, resolve_real
 from kopipasta.errors import PatchError, ReplyError
-from kopipasta.intake.alternatives import Choice, find_alternatives
+from kopipasta.intake.alternatives import ALTERNATIVES_OFFERED, Choice, find_alternatives
 from kopipasta.intake.plan import plan
 from kopipasta.intake.reader import RESET_MARKER, read_reply
 from kopipasta.intake.textpatch_markers import may_be_text_patch
@@ -65,8 +65,12 @@ def apply_reply(
     allow_delete: bool = False,
     partial: bool = False,
     force: bool = False,
+    leave_out: tuple[int, ...] = (),
 ) -> Report:
     """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules.
+
+    `leave_out`: the indices of blocks not to apply, the alternatives the user did not
+    choose (intake/alternatives.py); each is reported skipped.
 
     `partial` writes a file even when one of its blocks failed, with just the
     blocks that succeeded (each checked as always); the user asked for it.
@@ -92,7 +96,9 @@ def apply_reply(
     too_many = limits.reply_problem(0, len(blocks))
     if too_many:
         return _reply_error(too_many)
-    options = _Options(strict=strict, only=only, partial=partial, force=force, notes=notes, allow_delete=allow_delete)
+    options = _Options(
+        strict=strict, only=only, partial=partial, force=force, notes=notes, allow_delete=allow_delete, leave_out=leave_out
+    )
     if dry_run:
         return _apply_blocks(blocks, root, None, options)
     try:
@@ -112,6 +118,7 @@ class _Options:
     force: bool
     notes: tuple[str, ...]
     allow_delete: bool = False
+    leave_out: tuple[int, ...] = ()  # blocks the user chose against (alternatives)
 
 
 def _apply_blocks(
@@ -122,8 +129,14 @@ def _apply_blocks(
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
     keep_until_exit(files)  # a short run leaves with os._exit: its files' trees need no freeing
-    choices = find_alternatives(blocks)  # "Option 1 / Option 2" on one definition: the user picks (issue 19)
+    # "Option 1 / Option 2" on one definition: the user picks (issue 19); those not picked are left out.
+    choices = find_alternatives([b for b in blocks if b.index not in options.leave_out])
     for block in blocks:
+        if block.index in options.leave_out:
+            outcomes.append(
+                Outcome(block.index, block.line, block.file, None, None, Status.SKIPPED, "not chosen: another alternative was")
+            )
+            continue
         choice = choices.get(block.index)
         if choice is not None or (block.cut_off and block.file is not None):
             outcomes.append(_offered(block, choice) if choice is not None else _cut_off(block))
@@ -181,7 +194,7 @@ def _offered(block: Block, choice: Choice) -> Outcome:
         f"Cannot apply block {block.index} to {block.file}: the reply offers alternatives for {choice.name}: {shown}, "
         "and which one it means is not certain",
         "keep the block you choose and delete the others from the reply, then apply it again",
-        "AlternativesOffered",
+        ALTERNATIVES_OFFERED,
     )
 
 

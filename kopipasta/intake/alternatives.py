@@ -19,6 +19,9 @@ from dataclasses import dataclass
 
 from kopipasta.model import Block
 
+# The failure kind of a block refused as one of several alternatives (the report, the session).
+ALTERNATIVES_OFFERED = "AlternativesOffered"
+
 # The prose above a block that offers it instead of an earlier one.
 _ANOTHER_CHOICE = re.compile(
     r"(?im)"
