@@ -29,6 +29,7 @@ target by name, which the resolver already made.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kopipasta.code.find.definitions import Definition
@@ -62,9 +63,9 @@ def check_write(patch: Patch, before: Document, after: Document, reading: str = 
         return
     if patch.operation is Operation.WHOLE_FILE and reading == WHOLE_FILE_READING:
         return  # the whole file restated: it mentions everything, and its lines are the file's
-    start, old_end, new_end = _changed_region(old, new)
     if patch.operation is Operation.DELETE_NODE:
         return  # removes its target (and what it holds), with its comment; insert.delete checks the span
+    start, old_end, new_end = _changed_region(old, new)
     payload = read_payload(spec, patch.payload, old) if patch.payload.strip() else None
     if payload is not None:
         _check_payload_lines(patch, payload, new, start, new_end)
@@ -89,23 +90,31 @@ def check_write(patch: Patch, before: Document, after: Document, reading: str = 
 def _changed_region(old: bytes, new: bytes) -> tuple[int, int, int]:
     """The changed region as whole lines: its start, its end in `old`, its end in `new`."""
     limit = min(len(old), len(new))
-    prefix = 0
-    while prefix < limit and old[prefix] == new[prefix]:
-        step = min(4096, limit - prefix)
-        if old[prefix : prefix + step] == new[prefix : prefix + step]:
-            prefix += step
-            continue
-        while old[prefix] == new[prefix]:
-            prefix += 1
-        break
-    suffix = 0
+    prefix = _agreeing(limit, lambda i, j: old[i:j] == new[i:j])
     room = limit - prefix
-    while suffix < room and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
-        suffix += 1
+    suffix = _agreeing(room, lambda i, j: old[len(old) - j : len(old) - i] == new[len(new) - j : len(new) - i])
     start = old.rfind(b"\n", 0, prefix) + 1
     old_end = old.find(b"\n", len(old) - suffix)
     new_end = new.find(b"\n", len(new) - suffix)
     return start, len(old) if old_end < 0 else old_end, len(new) if new_end < 0 else new_end
+
+
+_STRIDE = 4096  # bytes compared at a time: equal strides are skipped at C speed
+
+
+def _agreeing(size: int, agree: Callable[[int, int], bool]) -> int:
+    """How far (≤ size) two byte strings agree from one end; `agree(i, j)` compares bytes i to j from it."""
+    low = 0
+    while low + _STRIDE <= size and agree(low, low + _STRIDE):
+        low += _STRIDE
+    high = min(low + _STRIDE, size)
+    while low < high:  # they agree over the first `low` bytes; the first unequal stride is halved
+        middle = (low + high + 1) // 2
+        if agree(low, middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _payload_names(patch: Patch, payload: Parsed | None) -> set[str]:
