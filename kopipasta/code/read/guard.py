@@ -65,13 +65,18 @@ def check_write(patch: Patch, before: Document, after: Document, reading: str = 
         return  # the whole file restated: it mentions everything, and its lines are the file's
     if patch.operation is Operation.DELETE_NODE:
         return  # removes its target (and what it holds), with its comment; insert.delete checks the span
-    start, old_end, new_end = _changed_region(old, new)
+    start, old_end, new_end, inserted = _changed_region(old, new)
+    if inserted and patch.operation in _INSERTS:
+        return  # an insertion that only adds, where its directive says: nothing else is touched
+    inside = _inside_target(patch, before, start, old_end)
+    if inside and patch.operation is Operation.REPLACE_NODE and not reading:
+        return  # TARGET_NODE's one splice of its payload, inside its target (the common path: no payload parse)
     payload = read_payload(spec, patch.payload, old) if patch.payload.strip() else None
     if payload is not None:
         _check_payload_lines(patch, payload, new, start, new_end)
-    only_adds = not old[start:old_end].strip()
-    if _inside_target(patch, before, start, old_end) or (only_adds and patch.operation in _INSERTS):
-        return  # the change stays inside what the directive names, or adds where it says: nothing else is touched
+    if inside:
+        return  # the change stays inside what the directive names: nothing else is touched
+    only_adds = inserted or not old[start:old_end].strip()
     names = _payload_names(patch, payload)
     # A definition holding one the payload names is mentioned too (a handler restated inside its component).
     explicit = _explicit_spans(patch, before) + [(d.start, d.end) for d in _named(before, names)]
@@ -87,8 +92,9 @@ def check_write(patch: Patch, before: Document, after: Document, reading: str = 
 # --- where the bytes changed ------------------------------------------------------------
 
 
-def _changed_region(old: bytes, new: bytes) -> tuple[int, int, int]:
-    """The changed region as whole lines: its start, its end in `old`, its end in `new`."""
+def _changed_region(old: bytes, new: bytes) -> tuple[int, int, int, bool]:
+    """The changed region as whole lines: its start, its end in `old`, its end in `new`; and
+    whether `new` is `old` with bytes inserted (nothing of `old` removed or changed)."""
     limit = min(len(old), len(new))
     prefix = _agreeing(limit, lambda i, j: old[i:j] == new[i:j])
     room = limit - prefix
@@ -96,7 +102,8 @@ def _changed_region(old: bytes, new: bytes) -> tuple[int, int, int]:
     start = old.rfind(b"\n", 0, prefix) + 1
     old_end = old.find(b"\n", len(old) - suffix)
     new_end = new.find(b"\n", len(new) - suffix)
-    return start, len(old) if old_end < 0 else old_end, len(new) if new_end < 0 else new_end
+    inserted = prefix + suffix >= len(old)
+    return start, len(old) if old_end < 0 else old_end, len(new) if new_end < 0 else new_end, inserted
 
 
 _STRIDE = 4096  # bytes compared at a time: equal strides are skipped at C speed
