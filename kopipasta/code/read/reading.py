@@ -97,8 +97,9 @@ def read_code_block(document: Document, payload: str) -> Reading:
     return Reading(WHOLE, tuple(d.qualified_name for d in missing_top))
 
 
-# A sentence of the prose that says a definition goes: "Removed the unused `helper`", "I deleted parse_v1".
-_REMOVAL_WORDS = re.compile(r"(?i)\b(remov|delet|drop|get(?:ting)? rid|eliminat|no longer (?:need|use))\w*")
+# A sentence of the prose that says a definition goes: "Removed the unused `helper`", "I deleted parse_v1",
+# "renamed `parse_config` to `load_config`" (in a whole file the new name is there, the old one gone).
+_REMOVAL_WORDS = re.compile(r"(?i)\b(remov|delet|drop|renam|get(?:ting)? rid|eliminat|no longer (?:need|use))\w*")
 
 
 def kept_unless_removed(read: Reading, prose: str) -> tuple[str, ...]:
