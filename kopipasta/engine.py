@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 
 from kopipasta.code.edit.operations import apply_patch
 from kopipasta.code.find.document import Document, DocumentCache, open_document
+from kopipasta.code.read.guard import check_write
 from kopipasta.disk import faults, journal, limits, lock, newlines, own_settings, prompt_record
 from kopipasta.disk.workspace import load, normalise, resolve_real
 from kopipasta.errors import PatchError, ReplyError
+from kopipasta.intake.alternatives import ALTERNATIVES_OFFERED, Choice, find_alternatives
 from kopipasta.intake.plan import plan
 from kopipasta.intake.reader import RESET_MARKER, read_reply
 from kopipasta.intake.textpatch_markers import may_be_text_patch
@@ -65,8 +67,12 @@ def apply_reply(
     partial: bool = False,
     force: bool = False,
     documents: DocumentCache | None = None,
+    leave_out: tuple[int, ...] = (),
 ) -> Report:
     """Apply every patch of `text` under `root`; see PROTOCOL.md §7 for the rules.
+
+    `leave_out`: the indices of blocks not to apply, the alternatives the user did not
+    choose (intake/alternatives.py); each is reported skipped.
 
     `partial` writes a file even when one of its blocks failed, with just the
     blocks that succeeded (each checked as always); the user asked for it.
@@ -94,7 +100,8 @@ def apply_reply(
     if too_many:
         return _reply_error(too_many)
     options = _Options(
-        strict=strict, only=only, partial=partial, force=force, notes=notes, allow_delete=allow_delete, documents=documents
+        strict=strict, only=only, partial=partial, force=force, notes=notes, allow_delete=allow_delete, documents=documents,
+        leave_out=leave_out,
     )
     return _run(blocks, root, options, dry_run=dry_run)
 
@@ -150,6 +157,7 @@ class _Options:
     allow_delete: bool = False
     documents: DocumentCache | None = None  # Documents kept between applies (a long-running caller)
     since_prompt: bool = True  # refuse targets changed since a prompt showed them (unless force)
+    leave_out: tuple[int, ...] = ()  # blocks the user chose against (alternatives)
 
 
 def _apply_blocks(
@@ -160,7 +168,19 @@ def _apply_blocks(
     outcomes: list[Outcome] = []
     files: dict[str, _FileState] = {}
     keep_until_exit(files)  # a short run leaves with os._exit: its files' trees need no freeing
+    # "Option 1 / Option 2" on one definition: the user picks (issue 19); those not picked are left out.
+    choices = find_alternatives([b for b in blocks if b.index not in options.leave_out])
     for block in blocks:
+        if block.index in options.leave_out:
+            outcomes.append(
+                Outcome(block.index, block.line, block.file, None, None, Status.SKIPPED, "not chosen: another alternative was")
+            )
+            continue
+        choice = choices.get(block.index)
+        if choice is not None or (block.cut_off and block.file is not None):
+            outcomes.append(_offered(block, choice) if choice is not None else _cut_off(block))
+            _hold_file(root, files, block, options)
+            continue
         try:
             text_patch = None
             if may_be_text_patch(block):  # plain code never imports the text-patch reader (issue 9)
@@ -204,6 +224,35 @@ def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: 
     state.fail(block.index)
 
 
+def _offered(block: Block, choice: Choice) -> Outcome:
+    """A block the reply offers as one of several alternatives for a definition: not applied."""
+    shown = " or ".join(f"block {i}" for i in choice.blocks)
+    return _failed(
+        block,
+        None,
+        f"Cannot apply block {block.index} to {block.file}: the reply offers alternatives for {choice.name}: {shown}, "
+        "and which one it means is not certain",
+        "keep the block you choose and delete the others from the reply, then apply it again",
+        ALTERNATIVES_OFFERED,
+    )
+
+
+def _cut_off(block: Block) -> Outcome:
+    """A block whose fence never closes: the reply was cut off, and the block may be too (issue 19).
+
+    A truncated Python function still parses (its last lines simply missing), so no check
+    after the fact can tell; the unclosed fence is the one sign, and it is refused.
+    """
+    return _failed(
+        block,
+        None,
+        f"Cannot apply block {block.index} to {block.file}: its fence never closes, so the reply was cut off "
+        "and the block may be too",
+        "ask the model to finish (or resend) it; if the block is complete, close it with ``` and apply again",
+        "PayloadError",
+    )
+
+
 def _reply_error(message: str) -> Report:
     return Report((), (), written=False, reply_error=message)
 
@@ -232,7 +281,10 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
         own_settings.refuse_settings_change(
             patch.file, real, before if state.document.source.exists else None, edit.data
         )
-        state.document = state.document.after(edit.data, edit.tree)
+        after = state.document.after(edit.data, edit.tree)
+        # The net under every reading (code/read/guard.py): nothing the block does not mention is lost.
+        check_write(patch, state.document, after, edit.reading)
+        state.document = after
         added, removed = _line_counts(before, edit.data)
         status = Status.UNCHANGED if edit.data == before and state.document.source.exists else Status.APPLIED
         state.blocks.append(block.index)

@@ -35,6 +35,15 @@ class Block:
     # A header line written as a directive whose key is not one: (the line, the key it
     # likely means, its value). The block fails rather than read it as code (directives.py).
     malformed: tuple[str, str, str] | None = None
+    # The fence never closes before the reply ends: the reply was cut off, so the block may be
+    # too (issue 19). It is never read as a whole file. This and the prose below are the block's
+    # context, not its content: two blocks of equal content are equal.
+    cut_off: bool = field(default=False, compare=False)
+    # The reply's prose (its lines outside fences), for what a reading may take from it: a
+    # whole file that leaves out a definition removes it only when the prose says so.
+    prose: str = field(default="", compare=False)
+    # The prose between the block before it (or the reply's start) and its fence: "Option 2 — stricter:".
+    lead: str = field(default="", compare=False)
 
     def directive(self, key: str) -> str | None:
         for k, v in self.directives:

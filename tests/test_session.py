@@ -407,3 +407,48 @@ def test_without_a_terminal_the_exit_status_is_applys(tmp_path: Path, reply: str
     via_apply = run(["apply"], apply_root, reply)
     assert via_session.returncode == via_apply.returncode == status
     assert (session_root / "app.py").read_bytes() == (apply_root / "app.py").read_bytes()
+
+
+ALTERNATIVES = """\
+Two ways to do it.
+
+**Option 1 — friendly:**
+
+```python
+# FILE: app.py
+def greet():
+    return 'hello'
+```
+
+**Option 2 — formal:**
+
+```python
+# FILE: app.py
+def greet():
+    return 'good day'
+```
+"""
+
+
+def test_alternatives_are_refused_then_offered_as_a_choice(tmp_path: Path) -> None:
+    # Issue 19: both options of one function are never both written; the session lets the user pick.
+    root = make_project(tmp_path)
+    term = Terminal(root, clean_env(), "session", "app.py")
+    try:
+        term.wait_for(FULL_KEYS_PASTE)
+        term.key("p", "then press Ctrl-D (Ctrl-C cancels):")
+        term.mark = len(term.log.getvalue())
+        term.child.send(ALTERNATIVES)
+        term.child.sendeof()
+        term.wait_for("1 applies block 1, 2 applies block 2 (the other left out)")
+        shown = term.step_output()
+        assert "the reply offers alternatives for greet: block 1 or block 2" in shown
+        assert (root / "app.py").read_bytes() == ORIGINAL
+
+        shown = term.key("2", "u undoes this apply.")
+        assert "▶ 2: applying block 2, leaving out block 1" in shown
+        assert (root / "app.py").read_bytes() == ORIGINAL.replace(b"'hi'", b"'good day'")
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+    finally:
+        term.close()

@@ -10,7 +10,7 @@ file-naming forms (info strings, the line above) in `attribution.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kopipasta.intake.attribution import file_name, read_info_string
 from kopipasta.intake.directives import (
@@ -68,6 +68,7 @@ def read_reply(text: str) -> Reply:
     # prose[i]: line i is ordinary text, neither a fence nor inside a block. Only such a
     # line may name the file of the block below it.
     prose: list[bool] = []
+    last_fence_end = 0  # the line after the last block's closing fence: a block's lead starts there
     i = 0
     while i < len(lines):
         opener = _OPEN_FENCE.match(lines[i])
@@ -82,14 +83,20 @@ def read_reply(text: str) -> Reply:
             continue
 
         start, fence, indent = i, opener["fence"], len(opener["indent"])
-        body, end = _block_body(lines, start + 1, fence, indent)
+        lead = "\n".join(line for line in lines[last_fence_end:start] if line.strip())
+        body, end, closed = _block_body(lines, start + 1, fence, indent)
         named = _file_above(lines, prose, start)
         prose.extend([False] * (min(end + 1, len(lines)) - start))
         i = end + 1
+        last_fence_end = i
 
         for block in _make_blocks(index + 1, start + 2, opener["info"], body, named):
-            blocks.append(block)
+            blocks.append(replace(block, cut_off=not closed, lead=lead))
             index = block.index
+    if blocks:
+        # What the prose says a reading may need (a definition it says it removed); one string for all blocks.
+        said = "\n".join(line for line, is_prose in zip(lines, prose, strict=False) if is_prose and line.strip())
+        blocks = [replace(b, prose=said) for b in blocks]
     # Text patches written straight into the reply, unfenced (PROTOCOL.md §8); a RESET withdraws them too.
     from kopipasta.intake.textpatch_markers import may_hold_unfenced_patches
 
@@ -110,7 +117,7 @@ def _spaces_for_nbsp(line: str) -> str:
     return match.group().replace("\u00a0", " ") + line[match.end() :]
 
 
-def _block_body(lines: list[str], first: int, fence: str, indent: int) -> tuple[list[str], int]:
+def _block_body(lines: list[str], first: int, fence: str, indent: int) -> tuple[list[str], int, bool]:
     """The lines of a block opened at `first - 1`, and the index of its closing fence.
 
     Inside a block, a fence line with an info string opens a nested fence (a
@@ -121,8 +128,8 @@ def _block_body(lines: list[str], first: int, fence: str, indent: int) -> tuple[
     """
     body, end, closed = _scan(lines, first, fence, indent, nested=True)
     if not closed:
-        body, end, _ = _scan(lines, first, fence, indent, nested=False)
-    return body, end
+        body, end, closed = _scan(lines, first, fence, indent, nested=False)
+    return body, end, closed
 
 
 def _scan(lines: list[str], i: int, fence: str, indent: int, *, nested: bool) -> tuple[list[str], int, bool]:

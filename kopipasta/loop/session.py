@@ -153,6 +153,10 @@ class Session:
         self.feedback: str | None = None  # the correction message last copied
         self.outline = frozenset(outline)  # files sent as their definitions
         self.token_warning = token_warning  # warn before copying a prompt above this many tokens
+        # Alternatives the last reply offers for one definition (intake/alternatives.py): the
+        # blocks to choose from, by key 1, 2, …; and the blocks already chosen against.
+        self.choice: tuple[int, ...] = ()
+        self.left_out: tuple[int, ...] = ()
 
     # --- the loop ---------------------------------------------------------------
 
@@ -189,6 +193,9 @@ class Session:
             "w": self.write_partial,
         }
         action = actions.get(key.lower()) if len(key) == 1 else None
+        if action is None and len(key) == 1 and key.isdigit() and 1 <= int(key) <= len(self.choice):
+            chosen = self.choice[int(key) - 1]
+            action = lambda: self.choose(chosen)  # noqa: E731 — one key, one call
         if action is None:
             if len(key) > 1 and not key.startswith(_ESC):
                 self.say("That was pasted text, not a key: copy the reply and press p. " + self.key_help())
@@ -330,15 +337,30 @@ class Session:
     def key_help(self) -> str:
         return KEY_HELP_PASTE if self.no_clipboard or self.paste_area_reason else KEY_HELP
 
-    def apply_reply(self, *, dry_run: bool) -> None:
-        from kopipasta.engine import apply_reply
-        from kopipasta.report import print_report
+    def choose(self, block: int) -> None:
+        """Apply the last reply with the chosen alternative, the others left out."""
+        if self.last_reply is None:
+            return
+        others = tuple(i for i in self.choice if i != block)
+        self.say(f"▶ {self.choice.index(block) + 1}: applying block {block}, leaving out block{'s' if len(others) > 1 else ''} "
+                 + ", ".join(map(str, others)))
+        self.apply_text(self.last_reply, dry_run=False, leave_out=(*self.left_out, *others))
 
+    def apply_reply(self, *, dry_run: bool) -> None:
         text = self.read_reply()
         if text is None:
             return
+        self.apply_text(text, dry_run=dry_run)
+
+    def apply_text(self, text: str, *, dry_run: bool, leave_out: tuple[int, ...] = ()) -> None:
+        from kopipasta.engine import apply_reply
+        from kopipasta.report import print_report
+
+        self.choice, self.left_out = (), leave_out
         try:
-            report = _with_session_hints(apply_reply(text, self.root, dry_run=dry_run, documents=self.documents))
+            report = _with_session_hints(
+                apply_reply(text, self.root, dry_run=dry_run, documents=self.documents, leave_out=leave_out)
+            )
         except (OSError, journal.JournalError) as error:
             self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return
@@ -358,6 +380,7 @@ class Session:
             self.say(f"＝ Already applied: {'its' if count == 1 else 'all ' + str(count)} patch{'es are' if count != 1 else ' is'} already in place; nothing written.")
             return
         print_report(self.console, report, dry_run=dry_run, show_diff=True)
+        self.choice = _alternatives(text, report, leave_out)
         self.say(self.next_step(report, dry_run=dry_run))
 
     def next_step(self, report: Report, *, dry_run: bool) -> str:
@@ -374,6 +397,9 @@ class Session:
             steps.append("u undoes this apply")
         if any(o.failure_kind == STALE for o in report.outcomes):
             steps.append("r re-copies the prompt with the current code")
+        if self.choice:
+            keys = ", ".join(f"{k} applies block {b}" for k, b in enumerate(self.choice, 1))
+            steps.append(f"The reply offers alternatives: {keys} (the other left out)")
         if failed:
             steps.append("f copies a correction message for the model")
             if held:
@@ -460,6 +486,20 @@ def _with_session_hints(report: Report) -> Report:
 
     outcomes = tuple(replace(o, hint=STALE_HINT) if o.failure_kind == STALE else o for o in report.outcomes)
     return replace(report, outcomes=outcomes)
+
+
+def _alternatives(text: str, report: Report, leave_out: tuple[int, ...]) -> tuple[int, ...]:
+    """The blocks of the first set of alternatives the report refused, to choose from by key."""
+    from kopipasta.intake.alternatives import ALTERNATIVES_OFFERED, find_alternatives
+
+    if not any(o.failure_kind == ALTERNATIVES_OFFERED for o in report.outcomes):
+        return ()
+    from kopipasta.intake.reader import read_reply
+
+    blocks = [b for b in read_reply(text).blocks if b.index not in leave_out]
+    found = find_alternatives(blocks)
+    first = min(found, default=None)
+    return found[first].blocks if first is not None else ()
 
 
 def _held_back(report: Report) -> list[int]:

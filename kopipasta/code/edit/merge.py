@@ -31,6 +31,7 @@ from kopipasta.code.read.members import (
     has_placeholder,
     members,
     squash,
+    statements_left_out,
     text_of,
 )
 from kopipasta.code.read.parsed import (
@@ -124,6 +125,8 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 raise plan.fail(error.message, error.hint) from None
         if not same_scope and plan.elided and not scope and kind in CONTAINER_KINDS:
             same_scope = _inside_namespaces(plan, originals, qualified, kind)
+        if not same_scope and not scope and any(_indented_member(plan, payload_members[i]) for i in indices):
+            same_scope = _member_namesakes(plan, originals, qualified, name)
         if not same_scope:
             for index in indices:
                 result[index] = None
@@ -201,6 +204,68 @@ def _inside_namespaces(plan: Plan, originals: list[Definition], qualified: str, 
     return found
 
 
+def _indented_member(plan: Plan, member: Member) -> bool:
+    """Whether a definition at the payload's top level is a member: indented past the payload's margin.
+
+    Cursor writes `// ... existing code ...` at column 0 around a method at its class's
+    indentation: the indentation says it is a member, not a new top-level definition.
+    """
+    if member.definition is None:
+        return False
+    if plan.payload.wrapped:
+        return True  # it parses only inside a class: a member whatever its indentation
+    row = plan.payload.row(member.definition.start)
+    if not 0 <= row < len(plan.lines):
+        return False
+    margin = min((_indent_of(line) for line in plan.lines if line.strip()), default=0)
+    return _indent_of(plan.lines[row]) > margin
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _member_namesakes(plan: Plan, originals: list[Definition], qualified: str, name: str) -> list[Definition]:
+    """An indented member is the member of that name of the one container that defines it."""
+    found = [d for d in originals if d.container and _own_name(d) == qualified]
+    containers = {".".join(d.container) for d in found}
+    if len(containers) > 1:
+        lines = ", ".join(str(d.line) for d in found)
+        raise plan.fail(
+            f"the payload indents '{name}' as a member, and {len(containers)} definitions of the file hold one "
+            f"(lines {lines}), so which one it restates is not certain",
+            f"add `TARGET_NODE: {found[0].qualified_name}` to the block (or the one you mean)",
+        )
+    return found
+
+
+def _indented_container(plan: Plan) -> Definition | None:
+    """The one container an elided payload of indented members is the body of, if certain.
+
+    `// ... existing code ...`, then methods at their class's indentation: every definition
+    at the payload's top level is indented (`_indented_member`) and none is a top-level
+    name of the file. They are the members of the container that holds the ones they
+    restate, or, when all are new, of the one container in the file that holds functions.
+    Anything less certain is read as before (and a member that would land at the top
+    level is refused by the write guard).
+    """
+    top = [m for m in members(plan.payload, None) or [] if m.kind == "definition" and m.definition is not None]
+    if not top or not all(_indented_member(plan, m) for m in top):
+        return None
+    names = {_own_name(m.definition) for m in top if m.definition is not None}
+    originals = structural(plan.original.definitions)
+    if any(not d.container and _own_name(d) in names for d in originals):
+        return None
+    holders = {d.container for d in originals if d.container and _own_name(d) in names}
+    if not holders:
+        holders = {d.container for d in originals if d.container and d.kind in ("function", "method")}
+    if len(holders) != 1:
+        return None
+    (holder,) = holders
+    found = [d for d in originals if (*d.scope, d.name) == holder and d.kind in CONTAINER_KINDS]
+    return found[0] if len(found) == 1 else None
+
+
 def _own_name(definition: Definition) -> str:
     """The definition's name with the qualifiers it writes itself: `Server.ServeHTTP` for a Go method."""
     return ".".join((*definition.scope[len(definition.container) :], definition.name))
@@ -259,7 +324,9 @@ def _restates_all_members(plan: Plan, original: Definition, restated: Definition
     # a five-property interface adds one, it does not delete four.
     have |= {m.key for m in members(plan.original, original) or [] if m.kind == "field"}
     sent |= {m.key for m in members(plan.payload, restated) or [] if m.kind == "field"}
-    return have <= sent
+    # A class sent without its statements (`belongs_to`, `validates`) around the one method that
+    # changed is a skeleton, merged member by member (issue 19).
+    return have <= sent and not statements_left_out(plan.original, original, plan.payload, restated)
 
 
 def _plan_container(plan: Plan, original: Definition | None, restated: Definition | None) -> None:
@@ -477,11 +544,12 @@ def merge_file_block(document: Document, payload: str, *, file: str, elided: boo
     reading = "merged elision" if elided else "inferred fragment"
     try:
         parsed = read_payload(spec, payload, data)
-        if not elided:
-            parsed = _members_reading(document, payload, parsed) or parsed
+        # Members sent without their class (`// ... existing code ...` around an indented method
+        # in Cursor's answers too) are read as the members they are (issue 19).
+        parsed = _members_reading(document, payload, parsed) or parsed
         plan = Plan(spec, file, label, hint, payload.split("\n"), parsed, read_file(document), elided, None)
         _check_parses(plan)
-        _plan_container(plan, None, None)
+        _plan_container(plan, _indented_container(plan) if elided else None, None)
         merged = _run(plan, document)
     except PatchError as error:
         error.reading = error.reading or reading  # a failed fragment is logged as a fragment (issue 21)

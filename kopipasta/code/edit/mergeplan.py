@@ -144,11 +144,11 @@ def _placement(
         where = ("end", None)
     elif gap_after and not gap_before and previous is None:
         where = ("start", None)
-    elif previous is None and following is None:
-        # `# ...`, the new member, `# ...`: nothing restated around it says where; like
-        # APPEND_TO, it goes last (where it stands changes no meaning, and nothing is lost).
-        where = ("end", None)
+    elif previous is None and following is None and not (gap_before and gap_after):
+        where = ("end", None)  # nothing restated and no placeholder on one side: where it stands says nothing
     else:
+        # `# ...`, the new member, `# ...`: the trailing placeholder says code follows it, so
+        # the end is not where the payload puts it, and nothing restated says where is (issue 19).
         raise plan.fail(
             f"the new {', '.join(names)} at the payload's line {first.first_row + 1} stands between placeholders, "
             "so where it goes is not certain",

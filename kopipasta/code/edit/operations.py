@@ -184,11 +184,15 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
         else:
             # A fragment or an elided payload is merged by definition, never written over the file (§6).
             read = reading.read_code_block(document, patch.payload)
-            if read.kind != reading.WHOLE:
+            # A whole file that leaves definitions out keeps them, unless the reply says it removes
+            # them (issue 19). (A cut-off block never gets here: the engine refuses it.)
+            kept = reading.kept_unless_removed(read, patch.block.prose)
+            if read.kind != reading.WHOLE or kept:
                 merged = merge.merge_file_block(
                     document, patch.payload, file=patch.file, elided=read.kind == reading.ELIDED
                 )
-                return Edit(merged.data, merged.tree, merged.note(), merged.reading)
+                note = "; ".join(n for n in (merged.note(), *(f"kept {name}, not in the block" for name in kept)) if n)
+                return Edit(merged.data, merged.tree, note, merged.reading)
             dropped = read.dropped
     final_newline = source.data.endswith(b"\n") if source.exists and source.data else True
     data = wholefile.file_bytes(patch.payload, newline=source.newline, final_newline=final_newline)

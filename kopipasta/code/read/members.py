@@ -158,3 +158,18 @@ def text_of(lines: list[str], member: Member) -> str:
 def has_placeholder(parsed: Parsed, member: Member) -> bool:
     return any(member.first_row <= row <= member.last_row for row in parsed.placeholders)
 
+
+
+def statements_left_out(original: Parsed, definition: Definition, parsed: Parsed, restated: Definition) -> bool:
+    """Whether a restated container leaves out statements its original holds (issue 19).
+
+    A Rails model's `belongs_to`, `validates` and `scope` lines are statements, not
+    definitions: a class sent with its methods and none of them is a skeleton around
+    the methods that changed, not the whole class. Only fewer statements count: one
+    rewritten in place is the restatement's to change.
+    """
+    have = [m.text for m in members(original, definition) or [] if m.kind == "statement"]
+    if not have:
+        return False
+    sent = [m.text for m in members(parsed, restated) or [] if m.kind == "statement"]
+    return len(sent) < len(have) and any(text not in sent for text in have)

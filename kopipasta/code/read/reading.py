@@ -38,7 +38,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from kopipasta.code.find.definitions import Definition
-from kopipasta.code.read.members import CONTAINER_KINDS, members
+from kopipasta.code.read.members import CONTAINER_KINDS, members, statements_left_out
 from kopipasta.code.read.parsed import Parsed, placeholder_rows, read_file, read_payload, structural
 from kopipasta.errors import counted
 from kopipasta.syntax import opening_tag
@@ -77,8 +77,10 @@ def read_code_block(document: Document, payload: str) -> Reading:
     sent = {d.qualified_name for d in structural(parsed.definitions)}
     missing = [d for d in file_definitions if d.qualified_name not in sent]
     missing_top = [d for d in missing if not d.container]
-    partial_container = any(d.container and ".".join(d.container) in sent for d in missing) or _fields_missing(
-        original, parsed, file_definitions
+    partial_container = (
+        any(d.container and ".".join(d.container) in sent for d in missing)
+        or _fields_missing(original, parsed, file_definitions)
+        or _statements_missing(original, parsed, file_definitions)
     )
     restated_top = len(top) - len(missing_top)
     if restated_top < 1 or partial_container:
@@ -96,6 +98,31 @@ def read_code_block(document: Document, payload: str) -> Reading:
     return Reading(WHOLE, tuple(d.qualified_name for d in missing_top))
 
 
+# A sentence of the prose that says a definition goes: "Removed the unused `helper`", "I deleted parse_v1",
+# "renamed `parse_config` to `load_config`" (in a whole file the new name is there, the old one gone).
+_REMOVAL_WORDS = re.compile(r"(?i)\b(remov|delet|drop|renam|get(?:ting)? rid|eliminat|no longer (?:need|use))\w*")
+
+
+def kept_unless_removed(read: Reading, prose: str) -> tuple[str, ...]:
+    """The definitions a whole file leaves out that the reply does not say it removes.
+
+    A model that sends "the complete file" without a function it was never asked about
+    has dropped it by accident far more often than on purpose; only the prose saying so
+    ("I removed the unused `helper`") makes the deletion certain. Those left out
+    otherwise are kept: the payload is read as a fragment (issue 19).
+    """
+    if read.kind != WHOLE or not read.dropped:
+        return ()
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n", prose) if _REMOVAL_WORDS.search(s)]
+    kept: list[str] = []
+    for name in read.dropped:
+        own = re.escape(name.rsplit(".", 1)[-1])
+        said = re.compile(rf"(?<![\w.]){own}(?!\w)")
+        if not any(said.search(s) for s in sentences):
+            kept.append(name)
+    return tuple(kept)
+
+
 def _fields_missing(original: Parsed, parsed: Parsed, file_definitions: list[Definition]) -> bool:
     """Whether a restated interface or enum leaves out some of its properties or members."""
     sent = {d.qualified_name: d for d in structural(parsed.definitions)}
@@ -107,6 +134,16 @@ def _fields_missing(original: Parsed, parsed: Parsed, file_definitions: list[Def
         if have and not have <= {m.key for m in members(parsed, restated) or [] if m.kind == "field"}:
             return True
     return False
+
+
+def _statements_missing(original: Parsed, parsed: Parsed, file_definitions: list[Definition]) -> bool:
+    """Whether a restated container leaves out statements it holds (`belongs_to`, `validates`)."""
+    sent = {d.qualified_name: d for d in structural(parsed.definitions)}
+    return any(
+        statements_left_out(original, definition, parsed, sent[definition.qualified_name])
+        for definition in file_definitions
+        if definition.qualified_name in sent and definition.kind in CONTAINER_KINDS
+    )
 
 
 def _first_line(text: str) -> str:
