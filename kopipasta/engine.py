@@ -121,6 +121,8 @@ def _apply_blocks(
     files: dict[str, _FileState] = {}
     keep_until_exit(files)  # a short run leaves with os._exit: its files' trees need no freeing
     for block in blocks:
+        if block.file is None and (block.prose_paths or block.comment_paths):
+            block = _named_in_prose(block, root)
         try:
             text_patch = None
             if may_be_text_patch(block):  # plain code never imports the text-patch reader (issue 9)
@@ -151,6 +153,20 @@ def _apply_blocks(
         )
     report = _commit(project, outcomes, files, strict=options.strict, partial=options.partial)
     return replace(report, notes=(*(project.notes if project else ()), *notes))
+
+
+def _named_in_prose(block: Block, root: Path) -> Block:
+    """The block with the file its prose names, when the project confirms it (PROTOCOL.md §2)."""
+    from kopipasta.code.read.prose_file import belongs_to, existing_file
+
+    for paths, payload in (
+        (block.prose_paths, block.payload),
+        (block.comment_paths, block.payload.split("\n", 1)[1] if "\n" in block.payload else ""),
+    ):
+        path = existing_file(root, paths) if paths else None
+        if path is not None and payload.strip() and belongs_to(root, path, payload):
+            return replace(block, file=path, payload=payload)
+    return block
 
 
 def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: _Options) -> None:

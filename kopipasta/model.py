@@ -35,6 +35,13 @@ class Block:
     # A header line written as a directive whose key is not one: (the line, the key it
     # likely means, its value). The block fails rather than read it as code (directives.py).
     malformed: tuple[str, str, str] | None = None
+    # No file named by FILE, the info string or the line above: the paths the prose directly
+    # above the block (or its first comment line) mentions. Only the engine, which knows the
+    # project, can tell whether one of them is the block's file (PROTOCOL.md §2).
+    prose_paths: tuple[str, ...] = ()
+    # The same from the payload's first line, a comment (`# In app/utils.py`) that goes
+    # with the attribution when it is taken.
+    comment_paths: tuple[str, ...] = ()
 
     def directive(self, key: str) -> str | None:
         for k, v in self.directives:

@@ -176,7 +176,9 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
             )
         if spec is None:
             wholefile.check_complete(patch.payload, file=patch.file, python=python)
-            _check_opaque_whole(patch, source)
+            fragment = _check_opaque_whole(patch, source)
+            if fragment is not None:
+                return fragment
         elif spec.embedding is not None:
             if not embedded.is_component(patch.payload):
                 return _embedded_fragment(patch, document)  # bare script code: merged into the <script>
@@ -236,17 +238,38 @@ def _embedded_fragment(patch: Patch, document: Document) -> Edit:
     return Edit(data, None, note, reading_kind)
 
 
-def _check_opaque_whole(patch: Patch, source: Source) -> None:
-    """A file kopipasta cannot merge is replaced only by a payload that is clearly all of it."""
+def _check_opaque_whole(patch: Patch, source: Source) -> Edit | None:
+    """A file kopipasta cannot merge is replaced only by a payload that is clearly all of it.
+
+    A data file's part that restates the keys down to the values it changes is a
+    fragment: those values are set as TARGET_PATH sets them (data/fragment.py).
+    """
     from kopipasta.code.read import reading
 
-    verdict = reading.opaque_whole(patch.file, source.data.decode("utf-8", "replace"), patch.payload)
-    if not verdict.whole:
-        raise PayloadError(
-            f"File block for {patch.file} looks like part of the file, not all of it ({verdict.detail}): "
-            "writing it would delete the rest",
-            verdict.hint,
-        )
+    old = source.data.decode("utf-8", "replace")
+    verdict = reading.opaque_whole(patch.file, old, patch.payload)
+    if verdict.whole:
+        return None
+    from kopipasta import data as data_formats
+
+    kind = data_formats.format_of(patch.file)
+    detail = verdict.detail
+    if kind is not None:
+        from kopipasta.data.fragment import NotAFragment, apply_fragment
+
+        try:
+            applied = apply_fragment(kind, source.data.decode("utf-8"), patch.payload, file=patch.file)
+        except NotAFragment as refused:
+            detail = refused.reason
+        else:
+            shown = ", ".join(applied.paths[:3]) + (", …" if len(applied.paths) > 3 else "")
+            note = f"set {shown}" if applied.paths else "already in place"
+            return Edit(applied.text.encode("utf-8"), None, note, "data fragment")
+    raise PayloadError(
+        f"File block for {patch.file} looks like part of the file, not all of it ({detail}): "
+        "writing it would delete the rest",
+        verdict.hint,
+    )
 
 
 def _check_not_elsewhere(patch: Patch, document: Document) -> None:

@@ -1,0 +1,76 @@
+"""Which file the prose above a block names, once the project is known (PROTOCOL.md §2).
+
+Chat answers name the file in a sentence ("Replace the `parse_header` function in
+`app/utils.py` with:") or in the block's first comment (`# In app/utils.py`). Intake
+collects the path-like names (it reads no project file); here they are held to the
+project: exactly one of them must be a file that exists, and the block must belong
+to it — it restates one of that file's definitions, or it is the whole file. Any
+doubt leaves the block unattributed, so it is explanation, never a guessed write.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kopipasta.code.find.document import Document, open_document
+from kopipasta.disk.workspace import confine, load, normalise, resolve_real
+from kopipasta.errors import PatchError
+
+
+def existing_file(root: Path, paths: tuple[str, ...]) -> str | None:
+    """The one path among `paths` that is a file of the project; None for none or several."""
+    found: dict[str, str] = {}
+    for path in paths:
+        try:
+            if not confine(root, path).is_file():
+                continue
+            found.setdefault(resolve_real(root, path), normalise(path))
+        except (PatchError, OSError, ValueError):
+            continue  # outside the root, or no path at all: it names nothing here
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def belongs_to(root: Path, path: str, payload: str) -> bool:
+    """Whether `payload` is part of the file at `path`: one of its definitions, or the whole of it."""
+    try:
+        document = open_document(load(root, path), root)
+    except (PatchError, OSError):
+        return False
+    if document.spec is not None and document.spec.embedding is None and _defines(document):
+        return _restates_a_definition(document, payload)
+    return _whole_or_data_part(document, path, payload)
+
+
+def _defines(document: Document) -> bool:
+    try:
+        return bool(document.definitions)
+    except PatchError:
+        return False
+
+
+def _restates_a_definition(document: Document, payload: str) -> bool:
+    from kopipasta.code.read.parsed import read_payload, structural
+
+    parsed = read_payload(document.code_spec, payload, document.data)
+    sent = {d.name for d in structural(parsed.definitions)}
+    return bool(sent & {d.name for d in structural(document.definitions)})
+
+
+def _whole_or_data_part(document: Document, path: str, payload: str) -> bool:
+    from kopipasta.code.read.reading import opaque_whole
+
+    old = document.data.decode("utf-8", "replace")
+    if opaque_whole(path, old, payload).whole:
+        return True
+    from kopipasta import data as data_formats
+
+    kind = data_formats.format_of(path)
+    if kind is None:
+        return False
+    from kopipasta.data.fragment import NotAFragment, apply_fragment
+
+    try:
+        apply_fragment(kind, old, payload, file=path)
+    except (NotAFragment, PatchError):
+        return False
+    return True
