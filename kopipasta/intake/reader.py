@@ -203,7 +203,8 @@ def _make_blocks(
         if file is None and not blocks:
             # Named, perhaps, by the sentence above or the first comment line: the engine decides.
             prose_paths = paths_in_prose(paragraph)
-            comment_paths = _paths_in_first_comment(body, header.end)
+            if read.language.lower() not in _NO_PATH_COMMENT:
+                comment_paths = _paths_in_first_comment(body, header.end)
         blocks.append(
             Block(
                 index=index + len(blocks),
@@ -313,5 +314,7 @@ _MAX_NOTE = 200
 def _paths_in_first_comment(body: list[str], start: int) -> tuple[str, ...]:
     """The paths the payload's first line names when it is a short comment: `# In app/utils.py`."""
     first = next((line for line in body[start:] if line.strip()), "")
+    if first.lstrip().startswith(("---", "+++", "<<<", "***")):
+        return ()  # a diff's header or a patch marker, not a comment
     inner = comment_text(first) if len(first) <= _MAX_NOTE else None
     return paths_in_prose([inner]) if inner else ()
