@@ -87,12 +87,28 @@ def _hunk_unit(hunk: Hunk) -> Unit:
 
 
 def _scope_end(texts: list[str], k: int) -> int:
-    """The end of the block a line opens: the next line indented no deeper than it."""
+    """The end of the block a line opens: the next line indented no deeper than it.
+
+    A header spread over lines (`class Foo(` / `    Base,` / `):`) opens its block where
+    its brackets close: the closing line at the header's depth does not end the block.
+    """
     width = len(leading(texts[k]).expandtabs(4))
-    for j in range(k + 1, len(texts)):
+    header_end = k
+    depth = _bracket_delta(texts[k])
+    while depth > 0 and header_end + 1 < len(texts):
+        header_end += 1
+        depth += _bracket_delta(texts[header_end])
+    if depth > 0:
+        header_end = k  # never closed: read as one line, as before
+    for j in range(header_end + 1, len(texts)):
         if texts[j].strip() and len(leading(texts[j]).expandtabs(4)) <= width:
             return j
     return len(texts)
+
+
+def _bracket_delta(line: str) -> int:
+    """Brackets a line opens less those it closes (strings are not told apart: a header has few)."""
+    return sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
 
 
 def _anchor_hit(line: str, anchor: str) -> bool:
