@@ -158,3 +158,19 @@ def text_of(lines: list[str], member: Member) -> str:
 def has_placeholder(parsed: Parsed, member: Member) -> bool:
     return any(member.first_row <= row <= member.last_row for row in parsed.placeholders)
 
+
+
+def only_placeholders(parsed: Parsed, container: Definition | None) -> bool:
+    """Whether the container's members are placeholders, or containers holding only placeholders."""
+    found = members(parsed, container)
+    if not found:
+        return False
+    for member in found:
+        if member.kind == "placeholder":
+            continue
+        definition = member.definition
+        if member.kind != "definition" or definition is None or definition.kind not in CONTAINER_KINDS:
+            return False
+        if not only_placeholders(parsed, definition):
+            return False
+    return True
