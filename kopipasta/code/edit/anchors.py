@@ -140,8 +140,18 @@ def expand(
         if not last_anchor <= start < stop:
             raise fail(row, "the lines around it are not in the original's order")
         last_anchor = stop
-        out.extend(rendered[cursor:row])
-        out.extend(original[start + 1 : stop])
+        elided = original[start + 1 : stop]
+        kept = rendered[cursor:row]
+        # A blank line on both sides of an edge (the payload's next to its placeholder, the
+        # original's at the edge of the code it stands for) is one blank line, not two.
+        if elided and not elided[0].strip():
+            while len(kept) > before + 1 - cursor and not kept[-1].strip():
+                kept.pop()
+        out.extend(kept)
+        out.extend(elided)
         cursor = row + 1
+        if elided and not elided[-1].strip() and after is not None:
+            while cursor < after and not rendered[cursor].strip():
+                cursor += 1
     out.extend(rendered[cursor:])
     return "\n".join(out)
