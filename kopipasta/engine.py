@@ -164,7 +164,7 @@ def _named_in_prose(block: Block, root: Path) -> Block:
         (block.comment_paths, block.payload.split("\n", 1)[1] if "\n" in block.payload else ""),
     ):
         path = existing_file(root, paths) if paths else None
-        if path is not None and payload.strip() and belongs_to(root, path, payload):
+        if path is not None and payload.strip() and belongs_to(root, path, payload, block.info):
             return replace(block, file=path, payload=payload)
     return block
 

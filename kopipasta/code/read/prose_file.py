@@ -10,7 +10,7 @@ doubt leaves the block unattributed, so it is explanation, never a guessed write
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from kopipasta.code.find.document import Document, open_document
 from kopipasta.disk.workspace import confine, load, normalise, resolve_real
@@ -30,14 +30,38 @@ def existing_file(root: Path, paths: tuple[str, ...]) -> str | None:
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-def belongs_to(root: Path, path: str, payload: str) -> bool:
+# A fence of commands: what it holds is run, never written into a file the prose names.
+_SHELLS = frozenset({"bash", "sh", "shell", "zsh", "console", "terminal", "powershell", "ps1", "cmd", "bat", "fish"})
+_SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ps1", ".bat", ".cmd", ".fish")
+# Info strings that say nothing about the language: a text file's block may carry them.
+_PLAIN = frozenset({"", "text", "txt", "plain", "plaintext"})
+# A text file this short is judged whole by length alone under FILE (reading.lines_whole).
+_SHORT_TEXT = 3
+
+
+def belongs_to(root: Path, path: str, payload: str, info: str = "") -> bool:
     """Whether `payload` is part of the file at `path`: one of its definitions, or the whole of it."""
+    language = info.strip().lower()
+    if language in _SHELLS and not path.lower().endswith(_SHELL_SUFFIXES):
+        return False  # "install it with `pip install -r requirements.txt`:" is a command
     try:
         document = open_document(load(root, path), root)
     except (PatchError, OSError):
         return False
     if document.spec is not None and document.spec.embedding is None and _defines(document):
         return _restates_a_definition(document, payload)
+    from kopipasta import data as data_formats
+
+    if document.spec is None and data_formats.format_of(path) is None:
+        # A text file has no definitions to match: the block must at least be written as text.
+        name = PurePosixPath(path).name.lower()
+        if language not in _PLAIN and language not in (PurePosixPath(name).suffix.lstrip("."), name):
+            return False
+        # Named only by prose, a short text file is taken only by a block that keeps all its
+        # lines: "add flask to `requirements.txt`:" over `flask` alone means a line added.
+        have = {line.strip() for line in document.data.decode("utf-8", "replace").splitlines() if line.strip()}
+        if len(have) <= _SHORT_TEXT:
+            return have <= {line.strip() for line in payload.splitlines()}
     return _whole_or_data_part(document, path, payload)
 
 
