@@ -143,6 +143,11 @@ def _value_text(kind: str, value: Any) -> str:
     return _toml_value(value)
 
 
+def _toml_key(key: str) -> str:
+    """A bare key when TOML allows one (`strict`), else a quoted one."""
+    return key if key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key) else json.dumps(key, ensure_ascii=False)
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -153,7 +158,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
     if hasattr(value, "isoformat"):
         return str(value.isoformat())
     raise PayloadError(f"cannot write {value!r} as TOML")
