@@ -163,9 +163,12 @@ def _named_in_prose(block: Block, root: Path) -> Block:
         (block.prose_paths, block.payload),
         (block.comment_paths, block.payload.split("\n", 1)[1] if "\n" in block.payload else ""),
     ):
-        path = existing_file(root, paths) if paths else None
-        if path is not None and payload.strip() and belongs_to(root, path, payload, block.info):
-            return replace(block, file=path, payload=payload)
+        try:
+            path = existing_file(root, paths) if paths else None
+            if path is not None and payload.strip() and belongs_to(root, path, payload, block.info):
+                return replace(block, file=path, payload=payload)
+        except Exception:  # noqa: BLE001 — a name that cannot be confirmed names nothing; never a traceback
+            continue
     return block
 
 
