@@ -140,10 +140,10 @@ def file_name(line: str) -> str | None:
 # Where a sentence ends inside a paragraph: `.`, `!` or `?` and a space. A path's own dots
 # (`app/utils.py`) have no space after them.
 _SENTENCE_END = lazy_compile(r"(?<=[.!?])\s+")
-# A code span or a bold span: `app/utils.py`, **app/utils.py**, __app/utils.py__.
-_SPAN = lazy_compile(r"`([^`\n]{1,300})`|\*\*([^*\n]{1,300})\*\*|__([^_\n]{1,300})__")
-# What surrounds a bare path in a sentence: quotes, brackets, the sentence's punctuation.
-_AROUND = "\"'()[]{}<>,;:!?*_"
+# What surrounds a path in a sentence: quotes, brackets, bold, the sentence's punctuation.
+_AROUND = "\"'()[]{}<>,;:!?*"
+# `app/utils.py:42` or `:42:7`: the line (and column) an editor shows, not part of the name.
+_LINE_SUFFIX = lazy_compile(r":\d+(?::\d+)?$")
 # A paragraph longer than this is not "the sentence above" a block.
 _MAX_PROSE = 2000
 
@@ -166,15 +166,14 @@ def paths_in_prose(paragraph: list[str]) -> tuple[str, ...]:
 
 
 def _paths_in(text: str) -> tuple[str, ...]:
-    names: list[str] = []
-    for span in _SPAN.finditer(text):
-        inner = next(g for g in span.groups() if g is not None).strip().strip("`")
-        names.append(inner)
-    for word in _SPAN.sub(" ", text).split():
-        names.append(word.strip(_AROUND).rstrip("."))
     paths: list[str] = []
-    for name in names:
-        name = name.removeprefix("./")
+    # A path holds no space, so words are enough: code and bold spans come off as decorations,
+    # whatever wraps them (`**Changes to `app/utils.py`:**`).
+    for word in text.split():
+        name = word.strip(_AROUND + "`").rstrip(".")
+        if len(name) > 4 and name.startswith("__") and name.endswith("__"):
+            name = name[2:-2]  # __bold__
+        name = _LINE_SUFFIX.sub("", name).removeprefix("./")
         if "://" in name or name.startswith(("/", "~")) or not _PATH.fullmatch(name or "-"):
             continue
         if not ("/" in name or _EXTENSION.search(name)) or name.endswith(".") or "//" in name:

@@ -304,7 +304,18 @@ def _paragraph_above(lines: list[str], prose: list[bool], fence: int) -> list[st
     while j >= 0 and prose[j] and lines[j].strip() and len(paragraph) < _PARAGRAPH_LINES:
         paragraph.append(lines[j])
         j -= 1
+    if len(paragraph) == 1 and paragraph[0].rstrip().endswith(":") and not paths_in_prose(paragraph):
+        # "Replace the function:" under "### 2. Update `app/utils.py`": the heading over the
+        # sentence names the file, with a blank line between them.
+        while j >= 0 and prose[j] and not lines[j].strip():
+            j -= 1
+        if j >= 0 and prose[j] and _HEADING_LINE.match(lines[j]):
+            paragraph.append(lines[j])
     return paragraph[::-1]
+
+
+# A markdown heading or a line in bold: what a section of an answer is titled with.
+_HEADING_LINE = lazy_compile(r"^\s*(?:#{1,6}\s|\*\*|__)")
 
 
 # A first comment line longer than this is code's prose, not a note naming the file.
