@@ -224,7 +224,10 @@ def _unit_conversion(hunk: Hunk, hunk_unit: Unit, file_unit: Unit | None) -> Shi
         return NO_SHIFT
     if any(leading(text) for op, text in hunk.lines if op != "+" and text.strip()):
         return NO_SHIFT
-    return Shift(levels=0, hunk_unit=hunk_unit, file_unit=file_unit)
+    conversion = Shift(levels=0, hunk_unit=hunk_unit, file_unit=file_unit)
+    if any(conversion.render(text) is None for op, text in hunk.lines if op == "+"):
+        return NO_SHIFT  # a line off the hunk's steps (aligned continuation): as written, as before
+    return conversion
 
 
 def _string_rows(path: str, texts: list[str], rows: list[int]) -> set[int]:
