@@ -44,8 +44,9 @@ def apply_fragment(kind: str, source: str, payload: str, *, file: str) -> Applie
     """`source` with every value the fragment `payload` restates set; NotAFragment when it is none."""
     from kopipasta import data as data_formats
 
-    have = _load(kind, source, what="the file")
-    sent = _load(kind, payload, what="the block", bare_pairs=kind == "JSON")
+    jsonc = kind == "JSON" and _allows_comments(file)
+    have = _load(kind, source, what="the file", jsonc=jsonc, file=file)
+    sent = _load(kind, payload, what="the block", bare_pairs=kind == "JSON", jsonc=jsonc, file=file)
     if not isinstance(have, dict) or not isinstance(sent, dict) or not sent:
         raise NotAFragment("it is not a mapping of the file's keys")
     leaves: list[tuple[list[Key], Any]] = []
@@ -99,16 +100,23 @@ def _matched_items(have: list[Any], sent: list[Any]) -> list[tuple[int, Any]] | 
     return None
 
 
-def _load(kind: str, text: str, *, what: str, bare_pairs: bool = False) -> Any:
+def _allows_comments(file: str) -> bool:
+    from kopipasta.data.json import allows_comments
+
+    return allows_comments(file)
+
+
+def _load(kind: str, text: str, *, what: str, bare_pairs: bool = False, jsonc: bool = False, file: str = "") -> Any:
     try:
         if kind == "JSON":
+            loads = _jsonc_loads(file) if jsonc else json.loads
             try:
-                return json.loads(text)
-            except ValueError:
+                return loads(text)
+            except Exception:  # noqa: BLE001 — json's ValueError, or the JSONC loader's SyntaxCheckError
                 stripped = text.strip().rstrip(",")
                 if not (bare_pairs and stripped.startswith('"')):
                     raise
-                return json.loads("{" + stripped + "}")  # `"devDependencies": {…}` without its braces
+                return loads("{" + stripped + "}")  # `"devDependencies": {…}` without its braces
         if kind == "YAML":
             import yaml
 
@@ -126,6 +134,13 @@ def _load(kind: str, text: str, *, what: str, bare_pairs: bool = False) -> Any:
         raise
     except Exception as error:  # noqa: BLE001 — each parser has its own error class; any means "not that format"
         raise NotAFragment(f"{what} does not read as {kind} ({str(error).splitlines()[0] if str(error) else error})") from None
+
+
+def _jsonc_loads(file: str) -> Any:
+    """JSON with comments and trailing commas (tsconfig.json), read as TARGET_PATH reads it."""
+    from kopipasta.data.json import load_jsonc
+
+    return lambda text: load_jsonc(text, file)
 
 
 def _value_text(kind: str, value: Any) -> str:
