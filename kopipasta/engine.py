@@ -165,8 +165,16 @@ def _named_in_prose(block: Block, root: Path) -> Block:
     ):
         try:
             path = existing_file(root, paths) if paths else None
-            if path is not None and payload.strip() and belongs_to(root, path, payload, block.info):
-                return replace(block, file=path, payload=payload)
+            if path is None or not payload.strip():
+                continue
+            named = replace(block, file=path, payload=payload)
+            if may_be_text_patch(named):
+                from kopipasta.text.belongs import patch_belongs_to
+
+                if patch_belongs_to(named, root, path):
+                    return named
+            elif belongs_to(root, path, payload, block.info):
+                return named
         except Exception:  # noqa: BLE001 — a name that cannot be confirmed names nothing; never a traceback
             continue
     return block
