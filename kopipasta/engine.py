@@ -157,27 +157,9 @@ def _apply_blocks(
 
 def _named_in_prose(block: Block, root: Path) -> Block:
     """The block with the file its prose names, when the project confirms it (PROTOCOL.md §2)."""
-    from kopipasta.code.read.prose_file import belongs_to, existing_file
+    from kopipasta.text.belongs import named_in_prose
 
-    for paths, payload in (
-        (block.prose_paths, block.payload),
-        (block.comment_paths, block.payload.split("\n", 1)[1] if "\n" in block.payload else ""),
-    ):
-        try:
-            path = existing_file(root, paths) if paths else None
-            if path is None or not payload.strip():
-                continue
-            named = replace(block, file=path, payload=payload)
-            if may_be_text_patch(named):
-                from kopipasta.text.belongs import patch_belongs_to
-
-                if patch_belongs_to(named, root, path):
-                    return named
-            elif belongs_to(root, path, payload, block.info):
-                return named
-        except Exception:  # noqa: BLE001 — a name that cannot be confirmed names nothing; never a traceback
-            continue
-    return block
+    return named_in_prose(block, root)
 
 
 def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: _Options) -> None:
