@@ -52,13 +52,15 @@ def belongs_to(root: Path, path: str, payload: str, info: str = "") -> bool:
         return _restates_a_definition(document, payload)
     from kopipasta import data as data_formats
 
-    if document.spec is None and data_formats.format_of(path) is None:
-        # A text file has no definitions to match: the block must at least be written as text.
+    if data_formats.format_of(path) is None:
         name = PurePosixPath(path).name.lower()
-        if language not in _PLAIN and language not in (PurePosixPath(name).suffix.lstrip("."), name):
-            return False
-        # Named only by prose, a short text file is taken only by a block that keeps all its
-        # lines: "add flask to `requirements.txt`:" over `flask` alone means a line added.
+        if document.spec is None and language not in _PLAIN and language not in (
+            PurePosixPath(name).suffix.lstrip("."),
+            name,
+        ):
+            return False  # a text file has no definitions to match: the block must be written as text
+        # Named only by prose, a short file without definitions is taken only by a block that keeps
+        # all its lines: "add flask to `requirements.txt`:" over `flask` alone means a line added.
         have = {line.strip() for line in document.data.decode("utf-8", "replace").splitlines() if line.strip()}
         if len(have) <= _SHORT_TEXT:
             return have <= {line.strip() for line in payload.splitlines()}
