@@ -171,6 +171,8 @@ def _apply_blocks(
     # "Option 1 / Option 2" on one definition: the user picks (issue 19); those not picked are left out.
     choices = find_alternatives([b for b in blocks if b.index not in options.leave_out])
     for block in blocks:
+        if block.file is None and (block.prose_paths or block.comment_paths):
+            block = _named_in_prose(block, root)
         if block.index in options.leave_out:
             outcomes.append(
                 Outcome(block.index, block.line, block.file, None, None, Status.SKIPPED, "not chosen: another alternative was")
@@ -211,6 +213,13 @@ def _apply_blocks(
         )
     report = _commit(project, outcomes, files, strict=options.strict, partial=options.partial, documents=options.documents)
     return replace(report, notes=(*(project.notes if project else ()), *notes))
+
+
+def _named_in_prose(block: Block, root: Path) -> Block:
+    """The block with the file its prose names, when the project confirms it (PROTOCOL.md §2)."""
+    from kopipasta.text.belongs import named_in_prose
+
+    return named_in_prose(block, root)
 
 
 def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: _Options) -> None:

@@ -44,6 +44,13 @@ class Block:
     prose: str = field(default="", compare=False)
     # The prose between the block before it (or the reply's start) and its fence: "Option 2 — stricter:".
     lead: str = field(default="", compare=False)
+    # No file named by FILE, the info string or the line above: the paths the prose directly
+    # above the block (or its first comment line) mentions. Only the engine, which knows the
+    # project, can tell whether one of them is the block's file (PROTOCOL.md §2).
+    prose_paths: tuple[str, ...] = ()
+    # The same from the payload's first line, a comment (`# In app/utils.py`) that goes
+    # with the attribution when it is taken.
+    comment_paths: tuple[str, ...] = ()
 
     def directive(self, key: str) -> str | None:
         for k, v in self.directives:

@@ -56,6 +56,8 @@ def _plain_value_rows(
     docstring: dict[int, int] = {}
     for node in nodes_of_types(spec, root, (*spec.string_types, *spec.comment_types), rows):
         first, last = node.start_point[0], node.end_point[0]
+        if node.end_point[1] == 0 and last > first:
+            last -= 1  # ends with its newline (Rust's line comments): not on the next row
         if last == first:
             continue
         if not docstrings:

@@ -118,6 +118,11 @@ def _set_value(source: str, path: str, payload: str, file: str, allow_comments: 
     return result
 
 
+def load_jsonc(source: str, file: str) -> Any:
+    """The data of a JSON text that may hold comments and trailing commas (a data fragment's reading)."""
+    return _load(source, file, True)[2]
+
+
 def _parse_path(path: str, file: str) -> list[Key]:
     """Return the keys and indices of `path`; PayloadError names the column it cannot read."""
     if path == "$":

@@ -136,3 +136,51 @@ def file_name(line: str) -> str | None:
     ):
         return s
     return None
+
+
+# --- paths named in prose (PROTOCOL.md §2) ----------------------------------------------------
+
+# Where a sentence ends inside a paragraph: `.`, `!` or `?` and a space. A path's own dots
+# (`app/utils.py`) have no space after them.
+_SENTENCE_END = lazy_compile(r"(?<=[.!?])\s+")
+# What surrounds a path in a sentence: quotes, brackets, bold, the sentence's punctuation.
+_AROUND = "\"'()[]{}<>,;:!?*"
+# `app/utils.py:42` or `:42:7`: the line (and column) an editor shows, not part of the name.
+_LINE_SUFFIX = lazy_compile(r":\d+(?::\d+)?$")
+# A paragraph longer than this is not "the sentence above" a block.
+_MAX_PROSE = 2000
+
+
+def paths_in_prose(paragraph: list[str]) -> tuple[str, ...]:
+    """The relative paths the last sentence of `paragraph` names, in order, each once.
+
+    A sentence such as "Replace the `parse_header` function in `app/utils.py` with:"
+    names `app/utils.py`; so does a bold `**app/utils.py**` line. When the last sentence
+    names none, the whole paragraph is read (a bold path line, then "Update it to:").
+    Whether a name is a file of the project is for the engine to say; this only
+    collects what looks like one (a `/` or an extension with a letter, never a URL).
+    """
+    text = " ".join(line.strip() for line in paragraph).strip()
+    if not text or len(text) > _MAX_PROSE:
+        return ()
+    sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
+    found = _paths_in(sentences[-1]) if sentences else ()
+    return found or _paths_in(text)
+
+
+def _paths_in(text: str) -> tuple[str, ...]:
+    paths: list[str] = []
+    # A path holds no space, so words are enough: code and bold spans come off as decorations,
+    # whatever wraps them (`**Changes to `app/utils.py`:**`).
+    for word in text.split():
+        name = word.strip(_AROUND + "`").rstrip(".")
+        if len(name) > 4 and name.startswith("__") and name.endswith("__"):
+            name = name[2:-2]  # __bold__
+        name = _LINE_SUFFIX.sub("", name).removeprefix("./")
+        if "://" in name or name.startswith(("/", "~")) or not _PATH.fullmatch(name or "-"):
+            continue
+        if not ("/" in name or _EXTENSION.search(name)) or name.endswith(".") or "//" in name:
+            continue
+        if name not in paths:
+            paths.append(name)
+    return tuple(paths)

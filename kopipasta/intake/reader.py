@@ -10,9 +10,10 @@ file-naming forms (info strings, the line above) in `attribution.py`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
-from kopipasta.intake.attribution import file_name, read_info_string
+from kopipasta.intake.attribution import file_name, paths_in_prose, read_info_string
 from kopipasta.intake.directives import (
     Directive,
     NearMiss,
@@ -86,11 +87,12 @@ def read_reply(text: str) -> Reply:
         lead = "\n".join(line for line in lines[last_fence_end:start] if line.strip())
         body, end, closed = _block_body(lines, start + 1, fence, indent)
         named = _file_above(lines, prose, start)
+        paragraph = _paragraph_above(lines, prose, start) if named is None else []
         prose.extend([False] * (min(end + 1, len(lines)) - start))
         i = end + 1
         last_fence_end = i
 
-        for block in _make_blocks(index + 1, start + 2, opener["info"], body, named):
+        for block in _make_blocks(index + 1, start + 2, opener["info"], body, named, paragraph):
             blocks.append(replace(block, cut_off=not closed, lead=lead))
             index = block.index
     if blocks:
@@ -179,7 +181,9 @@ def _dedent(line: str, indent: int) -> str:
     return line[k:]
 
 
-def _make_blocks(index: int, first_line: int, info: str, body: list[str], above: str | None) -> list[Block]:
+def _make_blocks(
+    index: int, first_line: int, info: str, body: list[str], above: str | None, paragraph: list[str]
+) -> list[Block]:
     """One block, or several when a file block holds several files (PROTOCOL.md §2).
 
     `first_line` is the reply line (1-based) of `body[0]`; a block's `line` is its
@@ -201,6 +205,13 @@ def _make_blocks(index: int, first_line: int, info: str, body: list[str], above:
         # An empty FILE value names nothing, so the line above the fence may still do so.
         file = file_value or named
         split = _next_file(body, header.end) if file and not any(k in TARGET_KEYS for k, _ in directives) else None
+        prose_paths: tuple[str, ...] = ()
+        comment_paths: tuple[str, ...] = ()
+        if file is None and not blocks:
+            # Named, perhaps, by the sentence above or the first comment line: the engine decides.
+            prose_paths = paths_in_prose(paragraph)
+            if read.language.lower() not in _NO_PATH_COMMENT:
+                comment_paths = _paths_in_first_comment(body, header.end)
         blocks.append(
             Block(
                 index=index + len(blocks),
@@ -210,6 +221,8 @@ def _make_blocks(index: int, first_line: int, info: str, body: list[str], above:
                 file=file,
                 payload="\n".join(_trim_blank(body, header.end, len(body) if split is None else split)),
                 malformed=(near_miss.line, near_miss.suggestion, near_miss.value) if near_miss else None,
+                prose_paths=prose_paths,
+                comment_paths=comment_paths,
             )
         )
         if split is None:
@@ -257,12 +270,69 @@ def _trim_blank(lines: list[str], first: int, last: int) -> list[str]:
 def _file_above(lines: list[str], prose: list[bool], fence: int) -> str | None:
     """The file named by the nearest non-blank line above the fence at `fence`, if any.
 
-    At most one blank line may separate it from the fence; further away, the line
-    belongs to some other paragraph.
+    At most one blank line may separate a path line from the fence; further away, the
+    line belongs to some other paragraph. A line labelled `FILE:` says what it is
+    wherever it stands, so blank lines between it and the fence do not matter.
     """
-    for j in (fence - 1, fence - 2):
-        if j < 0 or not prose[j]:
-            return None
-        if lines[j].strip():
-            return file_name(lines[j])
-    return None
+    j = fence - 1
+    while j >= 0 and prose[j] and not lines[j].strip():
+        j -= 1
+    if j < 0 or not prose[j]:
+        return None
+    if fence - j <= 2:
+        return file_name(lines[j])
+    return _labelled_file(lines[j])
+
+
+# `FILE: x`, `# FILE: x`, `**File:** x`, `// FILE: x`: a line that says it names the file.
+_FILE_LABEL = lazy_compile(r"^(?:#{1,6}[ \t]+|//+[ \t]*|<!--[ \t]*)?(?:\*\*|__)?file(?:\*\*|__)?[ \t]*:", re.IGNORECASE)
+
+
+def _labelled_file(line: str) -> str | None:
+    stripped = line.strip()
+    if not _FILE_LABEL.match(stripped):
+        return None
+    found = classify(stripped)
+    if isinstance(found, Directive) and found.key == FILE_KEY and looks_like_path(found.value):
+        return found.value
+    return file_name(stripped.removesuffix("-->").strip().lstrip("/").strip())
+
+
+# The paragraph above a block is read for a path only this far up.
+_PARAGRAPH_LINES = 6
+
+
+def _paragraph_above(lines: list[str], prose: list[bool], fence: int) -> list[str]:
+    """The prose lines directly above the fence (at most one blank line between), top to bottom."""
+    j = fence - 1
+    if j >= 0 and prose[j] and not lines[j].strip():
+        j -= 1
+    paragraph: list[str] = []
+    while j >= 0 and prose[j] and lines[j].strip() and len(paragraph) < _PARAGRAPH_LINES:
+        paragraph.append(lines[j])
+        j -= 1
+    if len(paragraph) == 1 and paragraph[0].rstrip().endswith(":") and not paths_in_prose(paragraph):
+        # "Replace the function:" under "### 2. Update `app/utils.py`": the heading over the
+        # sentence names the file, with a blank line between them.
+        while j >= 0 and prose[j] and not lines[j].strip():
+            j -= 1
+        if j >= 0 and prose[j] and _HEADING_LINE.match(lines[j]):
+            paragraph.append(lines[j])
+    return paragraph[::-1]
+
+
+# A markdown heading or a line in bold: what a section of an answer is titled with.
+_HEADING_LINE = lazy_compile(r"^\s*(?:#{1,6}\s|\*\*|__)")
+
+
+# A first comment line longer than this is code's prose, not a note naming the file.
+_MAX_NOTE = 200
+
+
+def _paths_in_first_comment(body: list[str], start: int) -> tuple[str, ...]:
+    """The paths the payload's first line names when it is a short comment: `# In app/utils.py`."""
+    first = next((line for line in body[start:] if line.strip()), "")
+    if first.lstrip().startswith(("---", "+++", "<<<", "***")):
+        return ()  # a diff's header or a patch marker, not a comment
+    inner = comment_text(first) if len(first) <= _MAX_NOTE else None
+    return paths_in_prose([inner]) if inner else ()

@@ -40,6 +40,11 @@ DELETE_MARKER = "<<<DELETE>>>"
 _SR_OPEN = lazy_compile(r"^[ \t]*(?:<{3,}[ \t]*(?:SEARCH|ORIGINAL)?|-{3,}[ \t]*SEARCH)[ \t]*:?[ \t]*$", re.IGNORECASE)
 _SR_DIVIDER = lazy_compile(r"^[ \t]*={3,}[ \t]*$")
 _SR_CLOSE = lazy_compile(r"^[ \t]*(?:>{3,}[ \t]*(?:REPLACE|UPDATED)?|\+{3,}[ \t]*REPLACE)[ \t]*:?[ \t]*$", re.IGNORECASE)
+# What a sentence between two search/replace sections does not hold.
+_CODE_PUNCTUATION = lazy_compile(r"[;{}=<>]|\)\s*$|^\s*(?:def|class|function|return|import|from|const|let|var|if|for)\b")
+# Roo Code's line hints at the top of a section's side, and the rule under them.
+_ROO_LINE = lazy_compile(r"^[ \t]*:(?:start|end)_line:[ \t]*\d+[ \t]*$")
+_ROO_RULE = lazy_compile(r"^[ \t]*-{3,}[ \t]*$")
 _SR_CLOSE_WORD = lazy_compile(r"^[ \t]*(?:>{3,}|\+{3,})[ \t]*(?:REPLACE|UPDATED)[ \t]*:?[ \t]*$", re.IGNORECASE)
 # git's merge-conflict markers: never a file's content, and no patch either.
 _CONFLICT_OPEN = lazy_compile(r"^<{7} \S")
@@ -52,8 +57,8 @@ _GIT_META = lazy_compile(
     r"^(?:index |new file mode |deleted file mode |old mode |new mode |similarity index |"
     r"dissimilarity index |rename from |rename to |Index: |={10,}$)"
 )
-_ENVELOPE_FILE = lazy_compile(r"^\*\*\* (?P<op>Update|Add|Delete) File:[ \t]*(?P<path>.+?)[ \t]*$")
-_ENVELOPE_MOVE = lazy_compile(r"^\*\*\* Move to:[ \t]*(?P<path>.+?)[ \t]*$")
+_ENVELOPE_FILE = lazy_compile(r"^[ \t]*\*\*\* (?P<op>Update|Add|Delete) File:[ \t]*(?P<path>.+?)[ \t]*$")
+_ENVELOPE_MOVE = lazy_compile(r"^[ \t]*\*\*\* Move to:[ \t]*(?P<path>.+?)[ \t]*$")
 _HEADER_TAIL = lazy_compile(r"\s+(?:\d{4}-\d\d-\d\d[ T].*|\((?:original|modified|old|new|before|after)\))$", re.IGNORECASE)
 _FENCE = lazy_compile(r"^[ \t]*(`{3,}|~{3,})")
 _COMMENT_WRAPPER = lazy_compile(r"^(?://+|--+|;+|/\*|<!--)\s*|\s*(?:\*/|-->)$")
@@ -89,6 +94,9 @@ class FilePatch:
     action: str  # "update", "create" or "delete"
     hunks: tuple[Hunk, ...] = ()
     move_to: str | None = None  # a rename: the hunks apply, then the file moves here
+    # A plain diff's `+++` name when it differs from its `---` one without git's rename lines
+    # (`--- app.py` / `+++ app_fixed.py`): `patch` patches the file that exists, never renames.
+    other_name: str | None = None
     final_newline: bool = True  # for "create": `\ No newline at end of file` says no
 
 
@@ -259,7 +267,8 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
             name = pending or current
             if not name:
                 raise _Malformed("it names no file (put `FILE: path` or the path on the line above its first marker)")
-            sections.append((name, lines[i + 1 : dividers[0]], lines[dividers[0] + 1 : close]))
+            search, replace_lines = _roo_lines(lines[i + 1 : dividers[0]]), _roo_lines(lines[dividers[0] + 1 : close])
+            sections.append((name, search, replace_lines))
             current, pending = name, None
             i = close + 1
             continue
@@ -267,6 +276,9 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
             raise _Malformed(f"its line {i + 1} ({line.strip()}) stands outside any <<<<<<< SEARCH section")
         if line.strip():
             named = _path_line(line)
+            if named is None and sections and _prose_between(lines, i):
+                i += 1  # "Then update the caller:" between two sections: the model talking
+                continue
             if named is None:
                 raise _Malformed(f"its line {i + 1} ({_short(line)}) stands outside the search/replace sections")
             pending = named
@@ -282,6 +294,35 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
         else:
             files.append(FilePatch(name, "update", (Hunk(_ops(search, replace_lines), 1),)))
     return files
+
+
+def _prose_between(lines: list[str], i: int) -> bool:
+    """Whether line `i`, after a section, is a sentence with another section still to come.
+
+    A sentence: words at the margin, no code punctuation. Anything else outside the
+    sections may be code the reply meant to send, so it fails the block instead.
+    """
+    line = lines[i]
+    if line[:1].isspace() or _CODE_PUNCTUATION.search(line) or len(line.split()) < 3:
+        return False
+    if not (line[0].isalpha() or line[0] in "*_>#"):
+        return False
+    return any(_SR_OPEN.match(later) for later in lines[i + 1 :])
+
+
+def _roo_lines(side: list[str]) -> list[str]:
+    """A section's side without Roo's `:start_line:N` (and `:end_line:N`) lines and the `-------` under them.
+
+    They are markers, never content, on either side: written into the file they would be
+    text. The line number itself is not used: models' numbers are often wrong, and the
+    search text must match once anyway.
+    """
+    k = 0
+    while k < len(side) and _ROO_LINE.match(side[k]):
+        k += 1
+    if k and k < len(side) and _ROO_RULE.match(side[k]):
+        k += 1
+    return side[k:]
 
 
 # --- unified diff ------------------------------------------------------------------------
@@ -425,7 +466,9 @@ def _diff_file(
         return FilePatch(old, "delete", tuple(hunks))
     if not hunks and old == new:
         raise _Malformed(f"its header for {old} has no hunk", old)
-    return FilePatch(old, "update", tuple(hunks), move_to=new if new != old else None)
+    if "from" in renamed and "to" in renamed:
+        return FilePatch(old, "update", tuple(hunks), move_to=new if new != old else None)
+    return FilePatch(old, "update", tuple(hunks), other_name=new if new != old else None)
 
 
 # --- the patch envelope ------------------------------------------------------------------
@@ -488,6 +531,10 @@ def _envelope_hunks(lines: list[str], start: int, end: int, path: str) -> tuple[
             hunks.append(Hunk(tuple(body), len(hunks) + 1, anchors=tuple(anchors), at_end=at_end))
         body, anchors, at_end = [], [], False
 
+    # Empty lines ending a file's section separate it from what follows (`*** End Patch`, the
+    # next file): a blank context line is written " ", with its space.
+    while end > start and lines[end - 1] == "":
+        end -= 1
     for k in range(start, end):
         line = lines[k]
         if line.startswith("@@"):

@@ -87,12 +87,28 @@ def _hunk_unit(hunk: Hunk) -> Unit:
 
 
 def _scope_end(texts: list[str], k: int) -> int:
-    """The end of the block a line opens: the next line indented no deeper than it."""
+    """The end of the block a line opens: the next line indented no deeper than it.
+
+    A header spread over lines (`class Foo(` / `    Base,` / `):`) opens its block where
+    its brackets close: the closing line at the header's depth does not end the block.
+    """
     width = len(leading(texts[k]).expandtabs(4))
-    for j in range(k + 1, len(texts)):
+    header_end = k
+    depth = _bracket_delta(texts[k])
+    while depth > 0 and header_end + 1 < len(texts):
+        header_end += 1
+        depth += _bracket_delta(texts[header_end])
+    if depth > 0:
+        header_end = k  # never closed: read as one line, as before
+    for j in range(header_end + 1, len(texts)):
         if texts[j].strip() and len(leading(texts[j]).expandtabs(4)) <= width:
             return j
     return len(texts)
+
+
+def _bracket_delta(line: str) -> int:
+    """Brackets a line opens less those it closes (strings are not told apart: a header has few)."""
+    return sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
 
 
 def _anchor_hit(line: str, anchor: str) -> bool:
@@ -127,7 +143,9 @@ def _lines_of(matches: list[Match]) -> str:
     return ", ".join(str(m.start + 1) for m in matches)
 
 
-def apply_hunk(lines: Lines, hunk: Hunk, *, label: str, expected: int | None, file_unit: Unit | None, newline: str) -> str:
+def apply_hunk(
+    lines: Lines, hunk: Hunk, *, label: str, expected: int | None, file_unit: Unit | None, newline: str, path: str = ""
+) -> str:
     """Apply one hunk to `lines` in place; returns the tier that matched, or UNCHANGED."""
     old, new = hunk.old, hunk.new
     texts = lines.texts
@@ -162,7 +180,8 @@ def apply_hunk(lines: Lines, hunk: Hunk, *, label: str, expected: int | None, fi
                     "(a diff may give its `@@ -N` line, an envelope an `@@ class X` anchor)",
                 )
             pending = at_line
-        _replace(lines, pending[0], hunk, label=label, tier=tier, newline=newline)
+        shift = pending[0].shift if tier == INDENT else _unit_conversion(hunk, hunk_unit, file_unit)
+        _replace(lines, pending[0], hunk, label=label, shift=shift, newline=newline, path=path)
         return tier
     # The old text is gone at every tier: if the new text stands once, the hunk is in place.
     if new != old and any(line.strip() for line in new):
@@ -192,11 +211,57 @@ def _render(text: str, shift: Shift, label: str) -> str:
     return rendered
 
 
-def _replace(lines: Lines, match: Match, hunk: Hunk, *, label: str, tier: str, newline: str) -> None:
-    shift = match.shift if tier == INDENT else NO_SHIFT
+def _unit_conversion(hunk: Hunk, hunk_unit: Unit, file_unit: Unit | None) -> Shift:
+    """The shift for a hunk matched as written: none, unless it is written in another indent unit.
+
+    A 2-space hunk whose old lines all stand at the margin matches a 4-space file
+    exactly, but its added lines are 2-space: they are converted level by level into
+    the file's unit, as TARGET_NODE's payloads are. Only when every old line is at the
+    margin: an indented old line matched exactly shows the hunk already writes the
+    file's unit.
+    """
+    if file_unit is None or hunk_unit == file_unit or detect_unit([t for _, t in hunk.lines if t.strip()]) is None:
+        return NO_SHIFT
+    if any(leading(text) for op, text in hunk.lines if op != "+" and text.strip()):
+        return NO_SHIFT
+    conversion = Shift(levels=0, hunk_unit=hunk_unit, file_unit=file_unit)
+    if any(conversion.render(text) is None for op, text in hunk.lines if op == "+"):
+        return NO_SHIFT  # a line off the hunk's steps (aligned continuation): as written, as before
+    return conversion
+
+
+def _string_rows(path: str, texts: list[str], rows: list[int]) -> set[int]:
+    """Which of `rows` (added lines, in `texts`: the file with the hunk in place) lie inside a
+    multi-line string the hunk itself opens.
+
+    Their text is a value: a shift would change it (PROTOCOL.md §3). A string the file
+    already holds, whose lines the hunk's context matched with the shift, takes the shift
+    like its context does. Read from the whole file's parse, where the opener has its
+    context; a docstring's inner lines are layout and move with their opener.
+    """
+    from kopipasta.syntax.languages import language_for_path, parse
+
+    spec = language_for_path(path) if path else None
+    if spec is None or not rows or not spec.string_types:
+        return set()
+    from kopipasta.code.layout.render import multiline_nodes, value_rows
+
+    added = set(rows)
+    root = parse(spec, "\n".join(texts).encode("utf-8")).root_node
+    _, docstring = value_rows(spec, root)
+    values: set[int] = set()
+    for node in multiline_nodes(root, frozenset(spec.string_types)):
+        first, last = node.start_point[0], node.end_point[0]
+        if first in added:
+            values.update(row for row in range(first + 1, last + 1) if row in added and row not in docstring)
+    return values
+
+
+def _replace(lines: Lines, match: Match, hunk: Hunk, *, label: str, shift: Shift, newline: str, path: str) -> None:
     texts: list[str] = []
     ends: list[str] = []
     k = match.start
+    added: dict[int, str] = {}  # row in texts → the added line as sent
     for op, text in hunk.lines:
         if op == " ":
             texts.append(lines.texts[k])
@@ -205,8 +270,18 @@ def _replace(lines: Lines, match: Match, hunk: Hunk, *, label: str, tier: str, n
         elif op == "-":
             k += 1
         else:
-            texts.append(_render(text, shift, label))
+            added[len(texts)] = text
+            rendered = shift.render(text) if shift != NO_SHIFT else text
+            texts.append(text if rendered is None else rendered)
             ends.append(newline)
+    if shift != NO_SHIFT:
+        strings: set[int] = set()
+        if len(added) > 1:
+            whole = [*lines.texts[: match.start], *texts, *lines.texts[match.start + match.length :]]
+            strings = {row - match.start for row in _string_rows(path, whole, [match.start + r for r in added])}
+        for row, text in added.items():
+            # Inside a string the line is a value, kept as sent; elsewhere it must take the shift.
+            texts[row] = text if row in strings else _render(text, shift, label)
     end = match.start + match.length
     was_last = end == len(lines.texts)
     if was_last and ends and lines.ends[end - 1] == "" and ends[-1] == newline:
@@ -254,14 +329,14 @@ def apply_hunks(text: str, hunks: tuple[Hunk, ...], *, form: str, path: str, new
             expected = None
         label = hunk_label(form, path, hunk)
         try:
-            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline)
+            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline, path=path)
         except TargetNotFound:
             if not hunk.padded:
                 raise
             # The blank lines the header's counts put back may be the model's miscount, not
             # trimmed context: the hunk as written, still matched whole and exactly once.
             hunk = replace(hunk, lines=hunk.lines[: -hunk.padded], padded=0)
-            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline)
+            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline, path=path)
         tiers.append(tier)
         delta += len(hunk.new) - len(hunk.old)
     return lines.text(newline), tiers

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kopipasta.code.find.document import Document
@@ -127,6 +127,9 @@ def _apply_file(form: str, fp: FilePatch, now: Callable[[str], Document], *, all
             )
         tree = _check(path, b"", data, label)
         return FileResult(path, data, True, f"{form}: created", tree=_kept(document, path, tree))
+    if not source.exists and fp.other_name is not None and now(normalise(fp.other_name)).source.exists:
+        # `--- app_old.py` / `+++ app.py`: as `patch` does, the name that exists is the file.
+        return _apply_file(form, replace(fp, path=fp.other_name, other_name=None), now, allow_delete=allow_delete)
     # An update, perhaps with a rename.
     destination = normalise(fp.move_to) if fp.move_to else None
     if destination is not None and not allow_delete:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from kopipasta.code.layout.indent import Unit
+from kopipasta.code.layout.indent import Unit, detect_unit
 
 EXACT = "exact"
 TRAILING = "trailing whitespace"
@@ -108,22 +108,27 @@ def _indent_shift(window: list[str], pattern: list[str], hunk_unit: Unit | None,
         pairs.append((leading(p), leading(f)))
     if not pairs:
         return None
+    # When the hunk's unit and the file's differ, a shift by levels is what the hunk means (its
+    # added lines deeper than the context take the file's unit per level), even where a constant
+    # number of columns would map the old lines too: a 2-space hunk at depth 1 in a 4-space file
+    # is 2 columns off, but its depth-2 lines belong at 8 columns, not 6.
+    # Only when the old lines themselves show the hunk's unit (two depths at least): a unit guessed
+    # from one depth, or from the added lines, would turn a plain column shift into a wrong one.
+    if hunk_unit is not None and file_unit is not None and hunk_unit != file_unit and (
+        detect_unit([p for p in pattern if p.strip()]) == hunk_unit
+    ):
+        differences: set[int | None] = set()
+        for p, f in pairs:
+            level_p, level_f = _levels(p, hunk_unit), _levels(f, file_unit)
+            differences.add(None if level_p is None or level_f is None else level_f - level_p)
+        if len(differences) == 1 and None not in differences:
+            return Shift(levels=differences.pop(), hunk_unit=hunk_unit, file_unit=file_unit)
     chars = set("".join(p + f for p, f in pairs))
     if len(chars) <= 1:
         deltas = {len(f) - len(p) for p, f in pairs}
         if len(deltas) == 1:
             return Shift(columns=deltas.pop(), char=chars.pop() if chars else " ")
-    if hunk_unit is None or file_unit is None or hunk_unit == file_unit:
-        return None
-    differences: set[int] = set()
-    for p, f in pairs:
-        level_p, level_f = _levels(p, hunk_unit), _levels(f, file_unit)
-        if level_p is None or level_f is None:
-            return None
-        differences.add(level_f - level_p)
-    if len(differences) != 1:
-        return None
-    return Shift(levels=differences.pop(), hunk_unit=hunk_unit, file_unit=file_unit)
+    return None
 
 
 def find(

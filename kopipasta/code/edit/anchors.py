@@ -4,8 +4,9 @@
 the original lines between the same two lines. That is certain only when the
 payload line right before the placeholder and the one right after it each
 occur exactly once in the original definition (compared as whole lines,
-indentation aside), in that order; otherwise the block fails, naming the
-placeholder's line. The definition's own first and last lines (its
+indentation aside), in that order — or, a line repeated alone (`return x`,
+`}`), the run of payload lines it ends or starts does; otherwise the block
+fails, naming the placeholder's line. The definition's own first and last lines (its
 signature, its closing brace) anchor to the original's first and last when
 they are equal; a one-line signature anchors to the original's even when it
 changed (`def f(x, strict=False):` then `# ... existing code ...`), since
@@ -38,6 +39,22 @@ def _same_header(payload_line: str, original_line: str) -> bool:
         return False
     first = payload_line.split(None, 1)[:1]
     return bool(first) and first == original_line.split(None, 1)[:1] and payload_line.endswith((":", "{"))
+
+
+def _unique_run(keys: list[str], run: list[str], *, ending: bool) -> int | None:
+    """The original line the run of payload lines ends (or starts) at, when the shortest run
+    that tells them apart occurs exactly once among the original's non-blank lines."""
+    lines = [i for i, k in enumerate(keys) if k]
+    for length in range(2, len(run) + 1):
+        wanted = run[-length:] if ending else run[:length]
+        hits = [
+            lines[p + length - 1] if ending else lines[p]
+            for p in range(len(lines) - length + 1)
+            if [keys[lines[p + q]] for q in range(length)] == wanted
+        ]
+        if len(hits) <= 1:
+            return hits[0] if hits else None
+    return None
 
 
 def _original_lines(document: Document, definition: Definition) -> list[str]:
@@ -87,6 +104,15 @@ def expand(
         if payload_row == edge == first_code and _same_header(key, keys[edge_original]):
             return edge_original  # the restated signature stands for the original's, changed or not
         found = [i for i, k in enumerate(keys) if k == key]
+        if len(found) > 1:
+            # Repeated alone (`return result`, `}`): the run of payload lines it ends (before the
+            # placeholder) or starts (after it) may still occur once in the original.
+            bounds = [r for r in rows if r != row]
+            if payload_row < row:
+                run = [r for r in code_rows if max([-1, *(b for b in bounds if b < row)]) < r <= payload_row]
+            else:
+                run = [r for r in code_rows if payload_row <= r < min([len(rendered), *(b for b in bounds if b > row)])]
+            return _unique_run(keys, [rendered[r].strip() for r in run], ending=payload_row < row)
         return found[0] if len(found) == 1 else None
 
     out: list[str] = []
@@ -114,8 +140,18 @@ def expand(
         if not last_anchor <= start < stop:
             raise fail(row, "the lines around it are not in the original's order")
         last_anchor = stop
-        out.extend(rendered[cursor:row])
-        out.extend(original[start + 1 : stop])
+        elided = original[start + 1 : stop]
+        kept = rendered[cursor:row]
+        # A blank line on both sides of an edge (the payload's next to its placeholder, the
+        # original's at the edge of the code it stands for) is one blank line, not two.
+        if elided and not elided[0].strip():
+            while len(kept) > before + 1 - cursor and not kept[-1].strip():
+                kept.pop()
+        out.extend(kept)
+        out.extend(elided)
         cursor = row + 1
+        if elided and not elided[-1].strip() and after is not None:
+            while cursor < after and not rendered[cursor].strip():
+                cursor += 1
     out.extend(rendered[cursor:])
     return "\n".join(out)

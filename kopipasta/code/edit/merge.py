@@ -30,6 +30,7 @@ from kopipasta.code.read.members import (
     Member,
     has_placeholder,
     members,
+    only_placeholders,
     squash,
     statements_left_out,
     text_of,
@@ -549,6 +550,7 @@ def merge_file_block(document: Document, payload: str, *, file: str, elided: boo
         parsed = _members_reading(document, payload, parsed) or parsed
         plan = Plan(spec, file, label, hint, payload.split("\n"), parsed, read_file(document), elided, None)
         _check_parses(plan)
+        _check_holds_code(plan)
         _plan_container(plan, _indented_container(plan) if elided else None, None)
         merged = _run(plan, document)
     except PatchError as error:
@@ -633,6 +635,7 @@ def merge_targeted(
         target,
     )
     _check_parses(plan)
+    _check_holds_code(plan)
     payload_members = members(parsed, None) or []
     own = [m for m in payload_members if m.kind == "definition"]
     if not restates_others and len(own) == 1 and own[0].definition is not None and own[0].definition.name == target.name:
@@ -662,6 +665,16 @@ def merge_targeted(
     merged = _run(plan, document)
     merged.reading = "merged elision" if parsed.placeholders else "read by definition"
     return merged
+
+
+def _check_holds_code(plan: Plan) -> None:
+    """A payload of placeholders alone (`class Cart:` / `# ... existing code ...`) sent nothing:
+    merged, it would report `unchanged`, as if the change were already there."""
+    if plan.payload.placeholders and only_placeholders(plan.payload, None):
+        raise plan.fail(
+            "the block holds no code, only placeholders",
+            "ask the model for the code itself: the changed definitions, complete",
+        )
 
 
 def _check_parses(plan: Plan) -> None:

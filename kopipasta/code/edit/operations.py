@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from kopipasta.code.edit.replace import replace_node
@@ -25,7 +26,7 @@ from kopipasta.code.read.parsed import (
     read_target_payload,
     structural,
 )
-from kopipasta.disk.workspace import Source, load
+from kopipasta.disk.workspace import Source, load, normalise
 from kopipasta.errors import PatchError, PayloadError, TargetNotFound, UnsupportedFile
 from kopipasta.model import Operation, Patch
 from kopipasta.syntax import opening_tag
@@ -176,7 +177,9 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
             )
         if spec is None:
             wholefile.check_complete(patch.payload, file=patch.file, python=python)
-            _check_opaque_whole(patch, source)
+            fragment = _check_opaque_whole(patch, source)
+            if fragment is not None:
+                return fragment
         elif spec.embedding is not None:
             if not embedded.is_component(patch.payload):
                 return _embedded_fragment(patch, document)  # bare script code: merged into the <script>
@@ -240,17 +243,38 @@ def _embedded_fragment(patch: Patch, document: Document) -> Edit:
     return Edit(data, None, note, reading_kind)
 
 
-def _check_opaque_whole(patch: Patch, source: Source) -> None:
-    """A file kopipasta cannot merge is replaced only by a payload that is clearly all of it."""
+def _check_opaque_whole(patch: Patch, source: Source) -> Edit | None:
+    """A file kopipasta cannot merge is replaced only by a payload that is clearly all of it.
+
+    A data file's part that restates the keys down to the values it changes is a
+    fragment: those values are set as TARGET_PATH sets them (data/fragment.py).
+    """
     from kopipasta.code.read import reading
 
-    verdict = reading.opaque_whole(patch.file, source.data.decode("utf-8", "replace"), patch.payload)
-    if not verdict.whole:
-        raise PayloadError(
-            f"File block for {patch.file} looks like part of the file, not all of it ({verdict.detail}): "
-            "writing it would delete the rest",
-            verdict.hint,
-        )
+    old = source.data.decode("utf-8", "replace")
+    verdict = reading.opaque_whole(patch.file, old, patch.payload)
+    if verdict.whole:
+        return None
+    from kopipasta import data as data_formats
+
+    kind = data_formats.format_of(patch.file)
+    detail = verdict.detail
+    if kind is not None:
+        from kopipasta.data.fragment import NotAFragment, apply_fragment
+
+        try:
+            applied = apply_fragment(kind, source.data.decode("utf-8"), patch.payload, file=patch.file)
+        except NotAFragment as refused:
+            detail = refused.reason
+        else:
+            shown = ", ".join(applied.paths[:3]) + (", …" if len(applied.paths) > 3 else "")
+            note = f"set {shown}" if applied.paths else "already in place"
+            return Edit(applied.text.encode("utf-8"), None, note, "data fragment")
+    raise PayloadError(
+        f"File block for {patch.file} looks like part of the file, not all of it ({detail}): "
+        "writing it would delete the rest",
+        verdict.hint,
+    )
 
 
 def _check_not_elsewhere(patch: Patch, document: Document) -> None:
@@ -258,7 +282,8 @@ def _check_not_elsewhere(patch: Patch, document: Document) -> None:
 
     A complete new file is created even when a file of the same name exists
     elsewhere; a payload that elides code, or restates definitions of that
-    file without being all of it, names it instead.
+    file without being all of it, names it instead; so does a new text of the
+    one file of that name, sent under a folder that does not exist.
     """
     if document.root is None:
         return
@@ -278,6 +303,34 @@ def _check_not_elsewhere(patch: Patch, document: Document) -> None:
                 f"File block for {patch.file}: the file does not exist, and the payload is part of {path}",
                 did_you_mean(elsewhere),
             )
+    folder = PurePosixPath(normalise(patch.file)).parent
+    if folder.parts and not (document.root / folder).is_dir() and _new_version_of(document.root, elsewhere, patch.payload):
+        # A new folder for a name the project has once (`path/to/x.txt` for `x.txt`), and the
+        # payload a version of that file: the path is an example's or a guess, not a place the
+        # reply means to create.
+        raise TargetNotFound(
+            f"File block for {patch.file}: neither the file nor its folder {folder.as_posix()}/ exists, "
+            f"and {PurePosixPath(elsewhere[0]).name} does",
+            did_you_mean(elsewhere),
+        )
+
+
+def _new_version_of(root: Path, elsewhere: list[str], payload: str) -> bool:
+    """Whether the payload reads as a new text of the one file of its name the project has.
+
+    It shares a line with it, or that file is so short (three lines or fewer) that any
+    text sent for its name is a version of it. Several files of the name (`__init__.py`,
+    `index.ts`) make the name a folder's convention: a new folder may want its own.
+    """
+    if len(elsewhere) != 1:
+        return False
+    try:
+        other = load(root, elsewhere[0]).data.decode("utf-8", "replace")
+    except (PatchError, OSError):
+        return False
+    have = {line.strip() for line in other.splitlines() if line.strip()}
+    sent = {line.strip() for line in payload.splitlines() if line.strip()}
+    return len(have) <= 3 or bool(have & sent)
 
 
 def _part_of(spec: LanguageSpec | None, other: Source, payload: str) -> bool:

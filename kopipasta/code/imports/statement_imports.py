@@ -323,12 +323,13 @@ def _join_go_group(data: bytes, group: Node, lines: list[bytes], eol: bytes) -> 
     if not specs:
         start = close.start_byte
         return [TextEdit(start, start, b"".join(b"\t" + line + eol for line in lines))]
-    run = _last_run(specs)
-    paths = [_go_path(_text(spec)) for spec in run]
-    indent = indentation(data, run[-1].start_byte)
+    runs = _runs(specs)
+    indent = indentation(data, runs[-1][-1].start_byte)
     edits: list[TextEdit] = []
     for line in sorted(lines, key=lambda text: _go_path(text.decode("utf-8"))):
         path = _go_path(line.decode("utf-8"))
+        run = _go_run(runs, path)
+        paths = [_go_path(_text(spec)) for spec in run]
         following = next((spec for spec, p in zip(run, paths, strict=True) if p > path), None)
         if paths == sorted(paths) and following is not None:
             start = line_start(data, following.start_byte)
@@ -337,6 +338,21 @@ def _join_go_group(data: bytes, group: Node, lines: list[bytes], eol: bytes) -> 
             end = line_end(data, run[-1].end_byte)
             edits.append(TextEdit(end, end, eol + indent + line))
     return edits
+
+
+def _go_standard(path: str) -> bool:
+    """A standard-library path: no dot in its first element (`net/http`, not `github.com/x`)."""
+    return "." not in path.split("/", 1)[0]
+
+
+def _go_run(runs: list[list[Node]], path: str) -> list[Node]:
+    """The run a new path joins: the last run of its kind (standard library or not), else the last.
+
+    goimports keeps the standard library in a run of its own, before the others.
+    """
+    standard = _go_standard(path)
+    kind = [run for run in runs if all(_go_standard(_go_path(_text(spec))) == standard for spec in run)]
+    return kind[-1] if kind else runs[-1]
 
 
 def _rust_lists(existing: list[Node]) -> dict[str, Node]:

@@ -95,7 +95,9 @@ def value_rows(
     frozen: set[int] = set()
     docstring: dict[int, int] = {}
     for node in multiline_nodes(root, frozenset((*spec.string_types, *spec.comment_types)), rows):
-        first, last = node.start_point[0], node.end_point[0]
+        first, last = node.start_point[0], last_row(node)
+        if last == first:
+            continue  # a line comment that holds its newline (Rust's `///`) ends on its own row
         if not docstrings:
             frozen.update(range(first + 1 - offset, last + 1 - offset))
             continue
@@ -105,6 +107,13 @@ def value_rows(
             if moves_with_opener:
                 docstring[row - offset] = first - offset
     return frozen, docstring
+
+
+def last_row(node: Node) -> int:
+    """The last row a node's text stands on: a node ending at a row's column 0 ends with the
+    newline before it (tree-sitter-rust's line comments hold theirs), not on that row."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
 
 
 def multiline_nodes(root: Node, types: frozenset[str], rows: int | None = None) -> list[Node]:

@@ -129,6 +129,8 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
             taken.add(id(definition))
             comment = comment_block_start(parsed.tree, parsed.data, definition.outer_start)
             start = comment if comment is not None else definition.outer_start
+            if comment is not None:
+                start = _below_placeholders(parsed, start, definition.outer_start)
             result.append(
                 Member("definition", parsed.row(start), parsed.row(definition.end), start, definition.end, definition)
             )
@@ -141,6 +143,20 @@ def members(parsed: Parsed, container: Definition | None) -> list[Member] | None
         last = node.end_point[0] - parsed.offset
         result.append(Member(kind, row, last, node.start_byte, node.end_byte, text=squash(text), key=key or ""))
     return result
+
+
+def _below_placeholders(parsed: Parsed, start: int, outer_start: int) -> int:
+    """A definition's comment block never holds a placeholder line: Cursor writes
+    `// ... existing code ...` directly above the definition it restates, and that line
+    stands for the code before it, not for part of the definition."""
+    first, own = parsed.row(start), parsed.row(outer_start)
+    held = [row for row in parsed.placeholders if first <= row < own]
+    if not held:
+        return start
+    position = start
+    for _ in range(max(held) - first + 1):  # to the line below the last placeholder
+        position = parsed.data.index(b"\n", position) + 1
+    return position
 
 
 def _is_import(spec: LanguageSpec, node: Node) -> bool:
@@ -173,3 +189,19 @@ def statements_left_out(original: Parsed, definition: Definition, parsed: Parsed
         return False
     sent = [m.text for m in members(parsed, restated) or [] if m.kind == "statement"]
     return len(sent) < len(have) and any(text not in sent for text in have)
+
+
+def only_placeholders(parsed: Parsed, container: Definition | None) -> bool:
+    """Whether the container's members are placeholders, or containers holding only placeholders."""
+    found = members(parsed, container)
+    if not found:
+        return False
+    for member in found:
+        if member.kind == "placeholder":
+            continue
+        definition = member.definition
+        if member.kind != "definition" or definition is None or definition.kind not in CONTAINER_KINDS:
+            return False
+        if not only_placeholders(parsed, definition):
+            return False
+    return True

@@ -158,6 +158,8 @@ _TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?")
 _TOML_KEY = re.compile(r"^([A-Za-z0-9_.\"'-]+)\s*=")
 _MD_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _MD_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# A file of at most this many lines is judged whole by length alone (lines_whole).
+_TINY_FILE = 3
 _CSS_SUFFIXES = (".css", ".scss", ".sass", ".less", ".pcss")
 
 
@@ -214,6 +216,9 @@ def lines_whole(old: str, payload: str) -> tuple[bool, str]:
         return True, ""
     if not sent:
         return False, "it is empty"
+    if len(have) <= _TINY_FILE and len(sent) >= len(have):
+        # One to three lines have no part to send alone: a block as long as the file is all of it.
+        return True, ""
     pool: dict[str, int] = {}
     for line in sent:
         pool[line] = pool.get(line, 0) + 1

@@ -1,0 +1,179 @@
+"""A data file's fragment: a block that restates the keys down to the values it changes.
+
+`{"devDependencies": {"vite": "^5.1.2"}}` for a package.json, a YAML mapping down to
+one value, a TOML `[table]` with one bumped key: the meaning is as certain as
+TARGET_PATH's — those values set, every other byte kept. So the fragment is taken
+apart into one path per changed leaf and each is set with the format's own
+`set_value`, which keeps every byte outside the value and checks its result.
+
+Only mappings and tables are walked. A sequence is walked only where each item the
+payload restates is matched by a key whose value is unique on both sides (`name` in
+a list of services); otherwise the payload's sequence is the value, set whole when
+it keeps every item of the file's or has as many (a one-for-one replacement), and
+refused when it leaves items out (it may be "add this one"). Anything else — a
+payload that is not one mapping, a file of several YAML documents, a file that does
+not load — is not a fragment, and the caller keeps its refusal.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from kopipasta.data.common import Key, render_path, same_data
+from kopipasta.errors import PayloadError
+
+
+class NotAFragment(Exception):
+    """The payload does not read as a fragment of the file; `reason` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Applied:
+    text: str
+    paths: tuple[str, ...]  # the paths set, as TARGET_PATH spells them
+
+
+def apply_fragment(kind: str, source: str, payload: str, *, file: str) -> Applied:
+    """`source` with every value the fragment `payload` restates set; NotAFragment when it is none."""
+    from kopipasta import data as data_formats
+
+    jsonc = kind == "JSON" and _allows_comments(file)
+    have = _load(kind, source, what="the file", jsonc=jsonc, file=file)
+    sent = _load(kind, payload, what="the block", bare_pairs=kind == "JSON", jsonc=jsonc, file=file)
+    if not isinstance(have, dict) or not isinstance(sent, dict) or not sent:
+        raise NotAFragment("it is not a mapping of the file's keys")
+    leaves: list[tuple[list[Key], Any]] = []
+    _walk(have, sent, [], leaves)
+    text = source
+    paths: list[str] = []
+    for keys, value in leaves:
+        path = render_path(keys).removeprefix("$").removeprefix(".")
+        text = data_formats.set_value(text, path, _value_text(kind, value), file=file)
+        paths.append(path)
+    return Applied(text, tuple(paths))
+
+
+def _walk(have: Any, sent: Any, keys: list[Key], leaves: list[tuple[list[Key], Any]]) -> None:
+    if same_data(have, sent):
+        return
+    if isinstance(have, dict) and isinstance(sent, dict):
+        for key, value in sent.items():
+            if key in have:
+                _walk(have[key], value, [*keys, key], leaves)
+            else:
+                leaves.append(([*keys, key], value))  # a new key in a mapping the file has
+        return
+    if isinstance(have, list) and isinstance(sent, list):
+        matched = _matched_items(have, sent)
+        if matched is not None:
+            for index, item in matched:
+                _walk(have[index], item, [*keys, index], leaves)
+            return
+        kept_all = all(any(same_data(old, new) for new in sent) for old in have)
+        if not kept_all and len(sent) != len(have):
+            where = render_path(keys).removeprefix("$").removeprefix(".")
+            raise NotAFragment(
+                f"its '{where}' holds {len(sent)} of the file's {len(have)} items, and none is matched by a unique key"
+            )
+    leaves.append((keys, sent))
+
+
+def _matched_items(have: list[Any], sent: list[Any]) -> list[tuple[int, Any]] | None:
+    """Each restated item with the index of the one file item sharing its unique key, or None."""
+    if not sent or not all(isinstance(item, dict) for item in [*have, *sent]):
+        return None
+    for field in sent[0]:
+        ids = [item.get(field) for item in have]
+        wanted = [item.get(field) for item in sent]
+        if not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in [*ids, *wanted]):
+            continue
+        if len(set(ids)) != len(ids) or len(set(wanted)) != len(wanted) or not set(wanted) <= set(ids):
+            continue
+        return [(ids.index(item[field]), item) for item in sent]
+    return None
+
+
+def _allows_comments(file: str) -> bool:
+    from kopipasta.data.json import allows_comments
+
+    return allows_comments(file)
+
+
+def _load(kind: str, text: str, *, what: str, bare_pairs: bool = False, jsonc: bool = False, file: str = "") -> Any:
+    try:
+        if kind == "JSON":
+            loads = _jsonc_loads(file) if jsonc else json.loads
+            try:
+                return loads(text)
+            except Exception:  # noqa: BLE001 — json's ValueError, or the JSONC loader's SyntaxCheckError
+                stripped = text.strip().rstrip(",")
+                if not (bare_pairs and stripped.startswith('"')):
+                    raise
+                return loads("{" + stripped + "}")  # `"devDependencies": {…}` without its braces
+        if kind == "YAML":
+            import yaml
+
+            documents = list(yaml.safe_load_all(text))
+            if len(documents) != 1:
+                raise NotAFragment(f"{what} holds {len(documents)} YAML documents")
+            return documents[0]
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover
+            import tomli as tomllib
+
+        return tomllib.loads(text)
+    except NotAFragment:
+        raise
+    except Exception as error:  # noqa: BLE001 — each parser has its own error class; any means "not that format"
+        raise NotAFragment(f"{what} does not read as {kind} ({str(error).splitlines()[0] if str(error) else error})") from None
+
+
+def _jsonc_loads(file: str) -> Any:
+    """JSON with comments and trailing commas (tsconfig.json), read as TARGET_PATH reads it."""
+    from kopipasta.data.json import load_jsonc
+
+    return lambda text: load_jsonc(text, file)
+
+
+def _value_text(kind: str, value: Any) -> str:
+    """The value as a payload of the format; `set_value` writes it in the file's style."""
+    if kind == "JSON":
+        return json.dumps(value, ensure_ascii=False, indent=2)
+    if kind == "YAML":
+        import yaml
+
+        if isinstance(value, (dict, list)):
+            return str(yaml.safe_dump(value, default_flow_style=False, sort_keys=False, allow_unicode=True))
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            return json.dumps(value, ensure_ascii=False)
+        return str(yaml.safe_dump(value)).removesuffix("\n...\n").strip()  # a date
+    return _toml_value(value)
+
+
+def _toml_key(key: str) -> str:
+    """A bare key when TOML allows one (`strict`), else a quoted one."""
+    return key if key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key) else json.dumps(key, ensure_ascii=False)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    if hasattr(value, "isoformat"):
+        return str(value.isoformat())
+    raise PayloadError(f"cannot write {value!r} as TOML")

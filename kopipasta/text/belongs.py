@@ -1,0 +1,58 @@
+"""Which file the prose above a block names, confirmed by the project (PROTOCOL.md §2).
+
+Intake collects the path-like names of the sentence above a block and of its first
+comment line (it reads no project file); here exactly one must be a file of the
+project, and the block must belong to it. For code and data, `code/read/prose_file`
+says so (a restated definition, the whole file, a data fragment). For a text patch
+that names no file ("In `app.py`, guard the mean:" over a search/replace), every
+line it expects to find (context and removed lines, the SEARCH part) must stand in
+that file; the matcher still decides where, strictly. This stands in text/, the
+lowest room that knows both text patches and code. Any doubt: no file, so the block
+is explanation, never a guessed write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from kopipasta.code.read.prose_file import belongs_to, existing_file
+from kopipasta.disk.workspace import load, normalise
+from kopipasta.errors import PatchError
+from kopipasta.intake.textpatch_markers import may_be_text_patch
+from kopipasta.intake.textpatch_syntax import read_text_patch
+from kopipasta.model import Block
+
+
+def named_in_prose(block: Block, root: Path) -> Block:
+    """`block` with the file its prose (or first comment line, then dropped) names, or as it was."""
+    for paths, payload in (
+        (block.prose_paths, block.payload),
+        (block.comment_paths, block.payload.split("\n", 1)[1] if "\n" in block.payload else ""),
+    ):
+        try:
+            path = existing_file(root, paths) if paths else None
+            if path is None or not payload.strip():
+                continue
+            named = replace(block, file=path, payload=payload)
+            if may_be_text_patch(named):
+                if _patch_belongs_to(named, root, path):
+                    return named
+            elif belongs_to(root, path, payload, block.info):
+                return named
+        except Exception:  # noqa: BLE001 — a name that cannot be confirmed names nothing; never a traceback
+            continue
+    return block
+
+
+def _patch_belongs_to(block: Block, root: Path, path: str) -> bool:
+    try:
+        patch = read_text_patch(block)
+        data = load(root, path).data.decode("utf-8", "replace")
+    except (PatchError, OSError):
+        return False
+    if patch is None or not patch.files or any(normalise(fp.path) != normalise(path) for fp in patch.files):
+        return False  # its own headers name another file: the prose is not needed, nor trusted
+    have = {line.strip() for line in data.splitlines()}
+    expected = [line.strip() for fp in patch.files for hunk in fp.hunks for line in hunk.old if line.strip()]
+    return bool(expected) and all(line in have for line in expected)
