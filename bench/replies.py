@@ -43,7 +43,6 @@ CASES_PER_SHAPE = 7  # the default sample: 21 shapes x 7 = 147 cases
 # Which language each case of a shape is drawn from, in turn: real Python (click, rich, jinja2)
 # most often, then TypeScript/TSX, Go, Ruby and Rust files of the fixtures and corpora.
 _LANGUAGE_TURNS = ((".py",), (".ts", ".tsx"), (".py",), (".go",), (".py",), (".rb",), (".rs",))
-_TRIES = 40  # files tried per case before a language is given up for this shape
 
 
 @dataclass(frozen=True)
@@ -101,8 +100,13 @@ def cases_for(shape: Shape, count: int, seed: int = SEED) -> list[Case]:
 
 
 def _one_case(shape: Shape, pool: list[tuple[str, Path]], rng: random.Random) -> Case | None:
-    for _ in range(_TRIES if pool else 0):
-        source: SourceFile | None = read_source(*rng.choice(pool))
+    # Every file of the pool in a seeded order, not a few random picks: a language is dropped
+    # from the turns only when none of its files has a site the shape fits, so adding files
+    # elsewhere (a fixture) cannot silently take a language out of a shape's sample.
+    order = list(pool)
+    rng.shuffle(order)
+    for item in order:
+        source: SourceFile | None = read_source(*item)
         if source is None:
             continue
         sites = [site for site in source.sites if _fits(shape, site)]

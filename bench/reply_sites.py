@@ -227,5 +227,9 @@ def _first_statement(root: Node, start: int, end: int, python: bool) -> Node | N
 
 
 def _is_docstring(node: Node) -> bool:
+    # tree-sitter-python writes a statement that is only a string as the `string` itself
+    # (older grammars wrap it in an expression_statement).
+    if node.type == "string":
+        return True
     first = node.named_children[0] if node.named_children else None
     return node.type == "expression_statement" and first is not None and first.type == "string"

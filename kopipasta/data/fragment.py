@@ -34,6 +34,11 @@ class NotAFragment(Exception):
         self.reason = reason
 
 
+# Not a mapping on one side: the reading's own reason ("it is one string, and the file holds
+# an object") says more than this, and stands (code/edit/operations.py).
+NOT_A_MAPPING = "it is not a mapping of the file's keys"
+
+
 @dataclass(frozen=True)
 class Applied:
     text: str
@@ -48,7 +53,7 @@ def apply_fragment(kind: str, source: str, payload: str, *, file: str) -> Applie
     have = _load(kind, source, what="the file", jsonc=jsonc, file=file)
     sent = _load(kind, payload, what="the block", bare_pairs=kind == "JSON", jsonc=jsonc, file=file)
     if not isinstance(have, dict) or not isinstance(sent, dict) or not sent:
-        raise NotAFragment("it is not a mapping of the file's keys")
+        raise NotAFragment(NOT_A_MAPPING)
     leaves: list[tuple[list[Key], Any]] = []
     _walk(have, sent, [], leaves)
     text = source

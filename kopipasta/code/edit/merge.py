@@ -28,6 +28,7 @@ from kopipasta.code.imports.imports import apply_edits
 from kopipasta.code.read.members import (
     CONTAINER_KINDS,
     Member,
+    comments_left_out,
     has_placeholder,
     members,
     only_placeholders,
@@ -327,7 +328,12 @@ def _restates_all_members(plan: Plan, original: Definition, restated: Definition
     sent |= {m.key for m in members(plan.payload, restated) or [] if m.kind == "field"}
     # A class sent without its statements (`belongs_to`, `validates`) around the one method that
     # changed is a skeleton, merged member by member (issue 19).
-    return have <= sent and not statements_left_out(plan.original, original, plan.payload, restated)
+    # So is one whose member comes without the comment the original has above it (issue 19).
+    return (
+        have <= sent
+        and not statements_left_out(plan.original, original, plan.payload, restated)
+        and not comments_left_out(plan.original, original, plan.payload, restated)
+    )
 
 
 def _plan_container(plan: Plan, original: Definition | None, restated: Definition | None) -> None:

@@ -260,12 +260,13 @@ def _check_opaque_whole(patch: Patch, source: Source) -> Edit | None:
     kind = data_formats.format_of(patch.file)
     detail = verdict.detail
     if kind is not None:
-        from kopipasta.data.fragment import NotAFragment, apply_fragment
+        from kopipasta.data.fragment import NOT_A_MAPPING, NotAFragment, apply_fragment
 
         try:
             applied = apply_fragment(kind, source.data.decode("utf-8"), patch.payload, file=patch.file)
         except NotAFragment as refused:
-            detail = refused.reason
+            if refused.reason != NOT_A_MAPPING:
+                detail = refused.reason
         else:
             shown = ", ".join(applied.paths[:3]) + (", …" if len(applied.paths) > 3 else "")
             note = f"set {shown}" if applied.paths else "already in place"

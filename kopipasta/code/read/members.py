@@ -176,6 +176,32 @@ def has_placeholder(parsed: Parsed, member: Member) -> bool:
 
 
 
+def comments_left_out(original: Parsed, definition: Definition, parsed: Parsed, restated: Definition) -> bool:
+    """Whether a restated container sends a member without the comment block the original has above it.
+
+    `impl Todo { pub fn complete(…) }` sent for an impl whose `complete` carries a `///` doc
+    comment is a skeleton around the method that changed: merged member by member, the
+    method's comment stays, as it does for a TARGET_NODE payload that restates no comment
+    (PROTOCOL.md §4). Replaced whole, the comment would go.
+    """
+    scope = (*definition.scope, definition.name)
+    pscope = (*restated.scope, restated.name)
+    sent = {
+        d.name: d
+        for d in parsed.definitions
+        if d.container == pscope and restated.start <= d.start < restated.end
+    }
+    for member in original.definitions:
+        if member.container != scope or not definition.start <= member.start < definition.end:
+            continue
+        twin = sent.get(member.name)
+        if twin is None or comment_block_start(original.tree, original.data, member.outer_start) is None:
+            continue
+        if comment_block_start(parsed.tree, parsed.data, twin.outer_start) is None:
+            return True
+    return False
+
+
 def statements_left_out(original: Parsed, definition: Definition, parsed: Parsed, restated: Definition) -> bool:
     """Whether a restated container leaves out statements its original holds (issue 19).
 
@@ -184,10 +210,12 @@ def statements_left_out(original: Parsed, definition: Definition, parsed: Parsed
     the methods that changed, not the whole class. Only fewer statements count: one
     rewritten in place is the restatement's to change.
     """
-    have = [m.text for m in members(original, definition) or [] if m.kind == "statement"]
+    # An import inside a container (Rust's `use super::*;` in `mod tests`) is the same: a line
+    # the skeleton leaves out, not one it removes.
+    have = [m.text for m in members(original, definition) or [] if m.kind in ("statement", "import")]
     if not have:
         return False
-    sent = [m.text for m in members(parsed, restated) or [] if m.kind == "statement"]
+    sent = [m.text for m in members(parsed, restated) or [] if m.kind in ("statement", "import")]
     return len(sent) < len(have) and any(text not in sent for text in have)
 
 
