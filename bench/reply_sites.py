@@ -119,6 +119,7 @@ def read_source(relative: str, path: Path) -> SourceFile | None:
     if "\r" in text or text.startswith("\ufeff") or "\t" in text and path.suffix != ".go":
         return None
     from kopipasta.code.find.definitions import list_definitions
+    from kopipasta.code.layout.render import value_rows
     from kopipasta.syntax.languages import language_for_path, parse
 
     spec = language_for_path(path.name)
@@ -143,6 +144,13 @@ def read_source(relative: str, path: Path) -> SourceFile | None:
         after = data[d.end : end if end >= 0 else len(data)]
         return not data[start : d.outer_start].strip() and not after.strip(b" \t;,")
 
+    # Rows inside a multi-line string whose lines keep the columns they are sent at (PROTOCOL
+    # §4: not a docstring, not a `<<~` heredoc): a reply that re-indents such a definition
+    # changes the string's value or not depending on how the model moved its lines, so the
+    # intended bytes are not certain and the definition is no site.
+    frozen, moving = value_rows(spec, tree.root_node)
+    kept_as_sent = frozen - set(moving)
+
     sites = []
     top_level = []
     for d in definitions:
@@ -151,6 +159,8 @@ def read_source(relative: str, path: Path) -> SourceFile | None:
         if not d.container and not lines[row(d.outer_start)][:1].isspace():
             top_level.append((d.name, row(d.outer_start), row(d.end)))
         if d.kind not in ("function", "method") or row(d.end) - row(d.start) < 2:
+            continue
+        if any(row(d.start) <= r <= row(d.end) for r in kept_as_sent):
             continue
         containers = _containers(d, by_name, lines, row)
         if containers is None or any(c.kind in _NOT_CONTAINERS for c in containers):

@@ -28,6 +28,7 @@ from kopipasta.code.layout import render
 from kopipasta.code.layout.indent import UNIT_SAMPLE_LINES, Unit, detect_unit, indent_steps
 from kopipasta.code.layout.render import (
     _is_docstring,
+    _is_squiggly_heredoc,
     multiline_nodes,
     parse_payload,
     payload_tree,
@@ -63,7 +64,7 @@ def _plain_value_rows(
         if not docstrings:
             frozen.update(range(first + 1 - offset, last + 1 - offset))
             continue
-        moves_with_opener = node.type in spec.comment_types or _is_docstring(node)
+        moves_with_opener = node.type in spec.comment_types or _is_docstring(node) or _is_squiggly_heredoc(node)
         for row in range(first + 1, last + 1):
             frozen.add(row - offset)
             if moves_with_opener:

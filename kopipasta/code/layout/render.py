@@ -101,7 +101,7 @@ def value_rows(
         if not docstrings:
             frozen.update(range(first + 1 - offset, last + 1 - offset))
             continue
-        moves_with_opener = node.type in spec.comment_types or _is_docstring(node)
+        moves_with_opener = node.type in spec.comment_types or _is_docstring(node) or _is_squiggly_heredoc(node)
         for row in range(first + 1, last + 1):
             frozen.add(row - offset)
             if moves_with_opener:
@@ -168,6 +168,29 @@ def _is_docstring(node: Node) -> bool:
     return statement.type == "module" or (
         statement.parent is not None and statement.parent.type in ("function_definition", "class_definition")
     )
+
+
+def _is_squiggly_heredoc(node: Node) -> bool:
+    """A Ruby `<<~` heredoc's body: Ruby strips its common indentation, so, like a docstring,
+    its value does not depend on where it stands and its lines move with the line it opens on.
+
+    The body starts at the end of its opener's line; the `heredoc_beginning`s of that line
+    (one line may open several) must all be squiggly.
+    """
+    if node.type != "heredoc_body":
+        return False
+    row = node.start_point[0]
+    scope = node.parent
+    beginnings: list[Node] = []
+    pending = [scope] if scope is not None else []
+    while pending:
+        current = pending.pop()
+        if current.start_point[0] > row or current.end_point[0] < row:
+            continue
+        if current.type == "heredoc_beginning":
+            beginnings.append(current)
+        pending.extend(current.children)
+    return bool(beginnings) and all((b.text or b"").startswith(b"<<~") for b in beginnings)
 
 
 def render_lines(spec: LanguageSpec | None, payload: str, *, base: str, file_unit: Unit | None) -> list[str]:
