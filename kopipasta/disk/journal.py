@@ -164,6 +164,19 @@ def append_state_line(root: Path, name: str, line: str) -> None:
             os.close(state_fd)
 
 
+def replace_state_file(root: Path, name: str, payload: bytes) -> None:
+    """Put `payload` in `.kopipasta/<name>` whole: a temporary beside it, then a rename, never through a symlink."""
+    with beneath.root_descriptor(root) as root_fd:
+        state_fd = ensure_state_dir_fd(root_fd)
+        try:
+            temporary = f".{name}.{os.getpid()}.tmp"
+            beneath.unlink_quietly(state_fd, temporary)
+            beneath.write_temporary(state_fd, temporary, payload, 0o644)
+            os.rename(temporary, name, src_dir_fd=state_fd, dst_dir_fd=state_fd)
+        finally:
+            os.close(state_fd)
+
+
 def entry_names(journal_fd: int) -> list[str]:
     """Entry folders, oldest first; anything else in the folder is ignored."""
     names = []

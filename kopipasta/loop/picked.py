@@ -10,7 +10,7 @@ project that cannot keep it (read-only, say) just starts the picker empty.
 from __future__ import annotations
 
 import json
-import os
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,24 +47,14 @@ def recall(root: Path) -> Picked:
 
 def remember(root: Path, picked: Picked) -> None:
     """Keep this selection and task for the next picker; silently skipped when it cannot be kept."""
-    from kopipasta.disk.journal import JournalError, ensure_state_dir_fd
+    from kopipasta.disk.journal import JournalError, replace_state_file
 
     payload = json.dumps(
         {"version": 1, "files": list(picked.files), "outline": list(picked.outline), "task": picked.task[:_MAX_TASK]},
         ensure_ascii=False,
     ).encode("utf-8")
-    try:
-        with beneath.root_descriptor(root) as root_fd:
-            state_fd = ensure_state_dir_fd(root_fd)
-            try:
-                temporary = f".{PICKED}.{os.getpid()}.tmp"
-                beneath.unlink_quietly(state_fd, temporary)
-                beneath.write_temporary(state_fd, temporary, payload, 0o644)
-                os.rename(temporary, PICKED, src_dir_fd=state_fd, dst_dir_fd=state_fd)
-            finally:
-                os.close(state_fd)
-    except (OSError, PatchError, JournalError):
-        pass
+    with suppress(OSError, PatchError, JournalError):
+        replace_state_file(root, PICKED, payload)
 
 
 def _strings(value: object) -> tuple[str, ...]:

@@ -16,7 +16,6 @@ A definition the user changed and no apply touched stays unknown.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -332,18 +331,9 @@ def _read(root: Path) -> dict[str, Any]:
 
 
 def _write(root: Path, records: dict[str, Any]) -> None:
-    from kopipasta.disk.journal import ensure_state_dir_fd
+    from kopipasta.disk.journal import replace_state_file
 
-    payload = json.dumps({"version": 1, "files": records}).encode()
-    with beneath.root_descriptor(root) as root_fd:
-        state_fd = ensure_state_dir_fd(root_fd)
-        try:
-            temporary = f".{RECORD}.{os.getpid()}.tmp"
-            beneath.unlink_quietly(state_fd, temporary)
-            beneath.write_temporary(state_fd, temporary, payload, 0o644)
-            os.rename(temporary, RECORD, src_dir_fd=state_fd, dst_dir_fd=state_fd)
-        finally:
-            os.close(state_fd)
+    replace_state_file(root, RECORD, json.dumps({"version": 1, "files": records}).encode())
 
 
 def _check_value(file: str, path: str, payload: str, changed: Changed) -> None:
