@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import errno
 import fnmatch
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +26,7 @@ from kopipasta.intake.reader import RESET_MARKER, read_reply
 from kopipasta.intake.textpatch_markers import may_be_text_patch
 from kopipasta.model import Block, FileChange, Operation, Outcome, Patch, Report, Status
 from kopipasta.startup.line_counts import line_counts
+from kopipasta.startup.shared_ends import common_prefix, common_suffix
 from kopipasta.startup.shortrun import keep_until_exit
 
 if TYPE_CHECKING:
@@ -478,49 +478,13 @@ def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: st
     )
 
 
-# Bytes compared at a time while looking for where two versions of a file start to differ.
-_STRIDE = 64 * 1024
-
-
-def _common_prefix(a: bytes, b: bytes) -> int:
-    """Length of the common prefix."""
-    return _agreeing_length(min(len(a), len(b)), lambda i, j: a.startswith(memoryview(b)[i:j], i))
-
-
-def _common_suffix(a: bytes, b: bytes) -> int:
-    """Length of the common suffix."""
-    return _agreeing_length(
-        min(len(a), len(b)), lambda i, j: a.endswith(memoryview(b)[len(b) - j : len(b) - i], 0, len(a) - i)
-    )
-
-
-def _agreeing_length(size: int, agree: Callable[[int, int], bool]) -> int:
-    """The longest length ≤ size over which two byte strings agree, counted from one end.
-
-    `agree(i, j)` says whether they agree from the i-th to the j-th byte from that end,
-    given they agree over the first i. Equal strides are skipped at C speed, then a
-    binary search runs in the first unequal one.
-    """
-    low = 0
-    while low + _STRIDE <= size and agree(low, low + _STRIDE):
-        low += _STRIDE
-    high = min(low + _STRIDE, size)
-    while low < high:  # they agree over the first `low` bytes: only the bytes after them are compared
-        middle = (low + high + 1) // 2
-        if agree(low, middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
 def _line_counts(before: bytes, after: bytes) -> tuple[int, int]:
     """Lines added and removed, diffing only the region that changed."""
     if before == after:
         return 0, 0
-    prefix = before.rfind(b"\n", 0, _common_prefix(before, after)) + 1
+    prefix = before.rfind(b"\n", 0, common_prefix(before, after)) + 1
     limit = min(len(before), len(after)) - prefix
-    suffix = min(_common_suffix(before, after), limit)
+    suffix = min(common_suffix(before, after), limit)
     # Widen the region to whole lines at its end too, or a shared line tail counts as changed.
     tail = before[len(before) - suffix :]
     newline = tail.find(b"\n")

@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_definitions_named import SOURCES, _code, _label
 
-from kopipasta import engine
 from kopipasta.code.find import document
 from kopipasta.code.find.definitions import (
     definitions_ending_in,
@@ -30,6 +29,7 @@ from kopipasta.code.layout.indent import UNIT_SAMPLE_LINES, detect_unit
 from kopipasta.code.layout.render import value_rows
 from kopipasta.code.read import staleness
 from kopipasta.disk import beneath, workspace
+from kopipasta.startup import shared_ends
 from kopipasta.syntax.languages import parse
 
 # Pieces of text that make the edge cases likely: newlines, multi-byte characters,
@@ -76,12 +76,12 @@ _lines = st.lists(st.sampled_from([b"a\n", b"b\n", b"def f():\n", b"    pass\n",
 def test_common_prefix_and_suffix_by_strides(base: bytes, inserted: bytes, cut: int, removed: int, stride: int) -> None:
     cut = min(cut, len(base))
     after = base[:cut] + inserted + base[cut + removed :]
-    old = engine._STRIDE
-    engine._STRIDE = stride
+    old = shared_ends._STRIDE
+    shared_ends._STRIDE = stride
     try:
-        prefix, suffix = engine._common_prefix(base, after), engine._common_suffix(base, after)
+        prefix, suffix = shared_ends.common_prefix(base, after), shared_ends.common_suffix(base, after)
     finally:
-        engine._STRIDE = old
+        shared_ends._STRIDE = old
     assert prefix == len(os.path.commonprefix([base, after]))
     assert suffix == len(os.path.commonprefix([base[::-1], after[::-1]]))
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from kopipasta import engine
 from kopipasta.startup.line_counts import line_counts
+from kopipasta.startup.shared_ends import common_prefix, common_suffix
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -80,9 +81,9 @@ def test_every_fixture_file_before_and_after() -> None:
 
 def engine_region(before: bytes, after: bytes) -> tuple[list[bytes], list[bytes]]:
     """The lines `engine._line_counts` compares: the changed region, widened to whole lines."""
-    prefix = before.rfind(b"\n", 0, engine._common_prefix(before, after)) + 1
+    prefix = before.rfind(b"\n", 0, common_prefix(before, after)) + 1
     limit = min(len(before), len(after)) - prefix
-    suffix = min(engine._common_suffix(before, after), limit)
+    suffix = min(common_suffix(before, after), limit)
     tail = before[len(before) - suffix :]
     newline = tail.find(b"\n")
     suffix = suffix - (newline + 1) if newline >= 0 else 0

@@ -14,11 +14,12 @@ one-method edit in a 20,000-line file costs what the method costs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from kopipasta.disk.digest import sha256_hex
 from kopipasta.model import FileChange
+from kopipasta.startup.shared_ends import common_prefix, common_suffix
 
 # Context lines around each hunk of the unified diff, as `diff -u` and git write.
 CONTEXT = 3
@@ -107,12 +108,12 @@ def _regions(before: bytes, after: bytes) -> tuple[int, list[bytes], list[bytes]
     """
     if _lone_cr(before) or _lone_cr(after):  # a CR-only file's lines are not counted by b"\n"
         return 0, before.splitlines(keepends=True), after.splitlines(keepends=True)
-    cut = before.rfind(b"\n", 0, _common_prefix(before, after)) + 1
+    cut = before.rfind(b"\n", 0, common_prefix(before, after)) + 1
     for _ in range(CONTEXT):
         if cut == 0:
             break
         cut = before.rfind(b"\n", 0, cut - 1) + 1
-    shared_end = min(_common_suffix(before, after), min(len(before), len(after)) - cut)
+    shared_end = min(common_suffix(before, after), min(len(before), len(after)) - cut)
     end = len(before) - shared_end  # the suffix starts at the line start at or after here
     if end > cut and before[end - 1 : end] != b"\n":
         newline = before.find(b"\n", end)
@@ -125,33 +126,6 @@ def _regions(before: bytes, after: bytes) -> tuple[int, list[bytes], list[bytes]
     tail = len(before) - end
     base = before.count(b"\n", 0, cut)
     return base, before[cut:end].splitlines(keepends=True), after[cut : len(after) - tail].splitlines(keepends=True)
-
-
-# Bytes compared at a time while looking for where two versions start (or stop) differing.
-_STRIDE = 64 * 1024
-
-
-def _common_prefix(a: bytes, b: bytes) -> int:
-    return _agreeing(min(len(a), len(b)), lambda i, j: a[i:j] == b[i:j])
-
-
-def _common_suffix(a: bytes, b: bytes) -> int:
-    return _agreeing(min(len(a), len(b)), lambda i, j: a[len(a) - j : len(a) - i] == b[len(b) - j : len(b) - i])
-
-
-def _agreeing(size: int, agree: Callable[[int, int], bool]) -> int:
-    """The longest length ≤ size over which they agree from one end: equal strides, then a binary search."""
-    low = 0
-    while low + _STRIDE <= size and agree(low, low + _STRIDE):
-        low += _STRIDE
-    high = min(low + _STRIDE, size)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if agree(low, middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 def _compare(

@@ -152,13 +152,10 @@ def apply_in_view(
 
 def _changed_window(old: bytes, new: bytes) -> tuple[int, int, int]:
     """The one window that differs: old[start:old_end] became new[start:new_end]."""
-    limit = min(len(old), len(new))
-    start = 0
-    while start < limit and old[start] == new[start]:
-        start += 1
-    suffix = 0
-    while suffix < limit - start and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
-        suffix += 1
+    from kopipasta.startup.shared_ends import common_prefix, common_suffix
+
+    start = common_prefix(old, new)
+    suffix = min(common_suffix(old, new), min(len(old), len(new)) - start)
     return start, len(old) - suffix, len(new) - suffix
 
 
