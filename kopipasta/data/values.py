@@ -8,6 +8,7 @@ both sides (a new key) is the same on both.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from kopipasta.data import format_of
@@ -27,7 +28,10 @@ def value_at(text: str, path: str, file: str) -> Any:
             return _walk(documents[0], keys)
         return _walk(documents, keys)  # `[1].spec`: the document's index first
     if kind == "TOML":
-        import tomllib
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover
+            import tomli as tomllib
 
         try:
             return _walk(tomllib.loads(text), keys)
