@@ -11,7 +11,7 @@ of its project and judged:
   file the reply did not mean changed or created, exit 0 with nothing written
   (the user was told it worked), or a traceback.
 
-    python bench/replies.py --table              # the accuracy table (Markdown), as in the README
+    python bench/replies.py --table              # the accuracy table (Markdown), as in docs/accuracy.md
     python bench/replies.py --table --cases 40   # a bigger sample per shape
     python bench/replies.py --shape cut-off --wrong      # each wrong case of one shape, and why
     python bench/replies.py --shape aider --keep /tmp/x  # keep each case's reply and project

@@ -30,7 +30,7 @@ from bench.reply_shapes import SHAPES, Shape, changed  # noqa: E402
 # Shapes still written wrong in some case, and what goes wrong: remove a shape once
 # `python bench/replies.py --table --cases 40` shows it with no wrong write.
 KNOWN_WRONG = {
-    # Measured after issue 19's readings and write guard (README, "Accuracy"): the cases
+    # Measured after issue 19's readings and write guard (docs/accuracy.md): the cases
     # left, for the next round.
     "renamed-beside-neighbour": "in the big sample: one stub of a TypeScript overload set renamed (`clampV2`) is added as a new declaration above the set's comment instead of being refused",
     "whole-drops-definition": "a complete file that leaves out a constant but keeps the comment above it: the comment lands again above the next constant, which the block restates",
