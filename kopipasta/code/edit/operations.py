@@ -20,6 +20,7 @@ from kopipasta.code.edit.replace import replace_node
 from kopipasta.code.find.document import Document
 from kopipasta.code.find.resolve import parse_target, resolve_with_payload_in
 from kopipasta.code.read.parsed import (
+    Parsed,
     only_its_target,
     placeholder_rows,
     read_payload,
@@ -34,6 +35,8 @@ from kopipasta.syntax.languages import LANGUAGES, LanguageSpec, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
+
+    from kopipasta.code.find.definitions import Definition
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,16 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     # one that is plainly its target (the common case) is told without importing the merge.
     merged = None
     payload = read_target_payload(document, patch.payload, definition)
+    if payload.placeholders:
+        # A lazy edit of its target (or of more): placed line by line (issue 24).
+        from kopipasta.code.edit.line_merge import merge_lines
+
+        lines = merge_lines(
+            document, patch.payload, file=patch.file, label=str(target), prose=patch.block.prose,
+            target=definition if _only_target_defined(payload, definition) else None,
+        )
+        note = "; ".join(n for n in (picked_note, lines.note) if n)
+        return Edit(lines.data, lines.tree, note, lines.reading)
     if not only_its_target(payload, definition):
         from kopipasta.code.edit import merge
 
@@ -127,6 +140,11 @@ def _replace_node(patch: Patch, document: Document) -> Edit:
     result = replace_node(document, definition, patch.payload, file=patch.file, label=str(target))
     note = "; ".join(n for n in (picked_note, result.note) if n)
     return Edit(result.data, result.tree, note)
+
+
+def _only_target_defined(payload: Parsed, target: Definition) -> bool:
+    """Whether every definition at the payload's top level is named as the target: its lines are the window."""
+    return all(d.name == target.name for d in structural(payload.definitions) if not d.container)
 
 
 def _add_or_delete(patch: Patch, document: Document) -> Edit:
@@ -190,6 +208,13 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
             # A whole file that leaves definitions out keeps them, unless the reply says it removes
             # them (issue 19). (A cut-off block never gets here: the engine refuses it.)
             kept = reading.kept_unless_removed(read, patch.block.prose)
+            if read.kind == reading.ELIDED:
+                from kopipasta.code.edit.line_merge import merge_lines
+
+                lines = merge_lines(
+                    document, patch.payload, file=patch.file, label="File block", prose=patch.block.prose
+                )
+                return Edit(lines.data, lines.tree, lines.note, lines.reading)
             if read.kind != reading.WHOLE or kept:
                 merged = merge.merge_file_block(
                     document, patch.payload, file=patch.file, elided=read.kind == reading.ELIDED
