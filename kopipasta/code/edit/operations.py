@@ -208,13 +208,19 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
             # A whole file that leaves definitions out keeps them, unless the reply says it removes
             # them (issue 19). (A cut-off block never gets here: the engine refuses it.)
             kept = reading.kept_unless_removed(read, patch.block.prose)
-            if read.kind == reading.ELIDED:
+            missing = reading.frame_left_out(document, patch.payload) if read.kind == reading.WHOLE else ()
+            if read.kind == reading.ELIDED or missing and not kept:
+                # A whole file that leaves out an import or statement of the file keeps it (issue 24):
+                # read line by line, the lines it does not show stay.
                 from kopipasta.code.edit.line_merge import merge_lines
 
                 lines = merge_lines(
                     document, patch.payload, file=patch.file, label="File block", prose=patch.block.prose
                 )
-                return Edit(lines.data, lines.tree, lines.note, lines.reading)
+                note = "; ".join(
+                    n for n in (lines.note, *(f"kept {m}, not in the block" for m in missing if m not in lines.note)) if n
+                )
+                return Edit(lines.data, lines.tree, note, lines.reading)
             if read.kind != reading.WHOLE or kept:
                 merged = merge.merge_file_block(
                     document, patch.payload, file=patch.file, elided=read.kind == reading.ELIDED

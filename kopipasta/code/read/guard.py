@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 # Readings that map the payload onto the file by name (the report's `reading` words).
 WHOLE_FILE_READING = "whole file"
+LINE_ANCHORED_READING = "merged elision"  # code/edit/line_merge.py
 _EXPLICIT = (Operation.REPLACE_NODE, Operation.DELETE_NODE, Operation.INSERT_AFTER, Operation.INSERT_BEFORE, Operation.APPEND_TO)
 _INSERTS = (Operation.INSERT_AFTER, Operation.INSERT_BEFORE, Operation.APPEND_TO)
 _FUNCTION_KINDS = frozenset({"function", "method"})
@@ -65,6 +66,9 @@ def check_write(patch: Patch, before: Document, after: Document, reading: str = 
         return  # the whole file restated: it mentions everything, and its lines are the file's
     if patch.operation is Operation.DELETE_NODE:
         return  # removes its target (and what it holds), with its comment; insert.delete checks the span
+    if reading == LINE_ANCHORED_READING:
+        _check_line_anchored(patch, before, after)
+        return
     start, old_end, new_end, inserted = _changed_region(old, new)
     if inserted and patch.operation in _INSERTS:
         return  # an insertion that only adds, where its directive says: nothing else is touched
@@ -362,3 +366,61 @@ def _check_payload_lines(patch: Patch, payload: Parsed, new: bytes, start: int, 
             f"{_where(patch)}: the payload's line {row + 1} (`{shown}`) would not be in the result",
             "send the definition with `TARGET_NODE`, complete",
         )
+
+
+# --- the line-anchored reading (issue 24) ----------------------------------------------------
+
+
+def _check_line_anchored(patch: Patch, before: Document, after: Document) -> None:
+    """A block placed line by line: every line a placeholder stands for is in the result as it was,
+    in order, and every line the block shows is in the result, in order.
+
+    The reading is asked again (its last answer is kept, so this costs a lookup): the check
+    holds the result to what the reading said, not to what the writer did.
+    """
+    from kopipasta.code.read import line_anchored
+
+    reading = line_anchored.last_reading(before.data)
+    if reading is None:
+        return
+    new_lines = after.data.decode("utf-8", "surrogateescape").split("\n")
+    at = 0
+    for a, b in reading.plan.placeholder_spans:
+        wanted = reading.file_lines[a:b]
+        found = _find_run(new_lines, wanted, at)
+        if found < 0:
+            raise GuardError(
+                f"{_where(patch)}: the file's lines {a + 1}-{b} that a placeholder stands for would change",
+                "restate the lines around the change exactly as the file has them",
+            )
+        at = found + len(wanted)
+    keys = [line.strip() for line in new_lines]
+    at = 0
+    for row, line in enumerate(reading.block):
+        wanted_key = line.strip()
+        if not wanted_key or row in reading.placeholders:
+            continue
+        try:
+            at = keys.index(wanted_key, at) + 1
+        except ValueError:
+            shown = wanted_key if len(wanted_key) <= 60 else wanted_key[:57] + "..."
+            raise GuardError(
+                f"{_where(patch)}: the block's line {row + 1} (`{shown}`) would not be in the result, in its order",
+                "send the definition with `TARGET_NODE`, complete",
+            ) from None
+
+
+def _find_run(lines: list[str], wanted: list[str], start: int) -> int:
+    """Where `wanted` stands as consecutive lines in `lines`, from `start` on; -1 if nowhere."""
+    if not wanted:
+        return start
+    first = wanted[0]
+    i = start
+    while True:
+        try:
+            i = lines.index(first, i)
+        except ValueError:
+            return -1
+        if lines[i : i + len(wanted)] == wanted:
+            return i
+        i += 1

@@ -307,6 +307,12 @@ def _shifts(block: list[str], file_lines: list[str], matched: dict[int, int], ru
     return shifts
 
 
+def _innermost(file_defs: list[FileDef], line: int) -> FileDef | None:
+    """The innermost definition of the file holding the line, if any."""
+    holding = [d for d in file_defs if d.kind not in _FRAME and d.top <= line <= d.end]
+    return max(holding, key=lambda d: d.header) if holding else None
+
+
 def _closing(line: str) -> bool:
     k = key(line)
     return k.startswith(("}", ")", "]")) or k in ("end", "end;", "End", "esac", "fi", "done")
@@ -368,7 +374,8 @@ def align(
     indent_scoped: bool = False,
 ) -> Plan:
     """The plan of the block's lines over the file's (see the module's docstring)."""
-    lo, hi = window or (0, len(file_lines))
+    # A file that ends with a newline has an empty last "line": what is added at its end goes before it.
+    lo, hi = window or (0, len(file_lines) - 1 if len(file_lines) > 1 and file_lines[-1] == "" else len(file_lines))
     fl = _Lines(file_lines)
     bkeys = [key(line) for line in block]
     runs = _runs([not k for k in bkeys], placeholders)
@@ -438,6 +445,18 @@ def align(
             if mkeys[i]:
                 matched[i] = f
             i, f = i + 1, f + 1
+        # Lines left at the run's edges are matched inside the definition that holds its placed
+        # lines (a changed statement, then the function's `}`: that `}` is the function's).
+        last_row = max(r for r in matched if a <= r <= b)
+        tail = [r for r in range(last_row + 1, b + 1)]
+        holder = _innermost(file_defs, matched[last_row])
+        if tail and holder is not None:
+            _match_gap(fl, mkeys, tail, matched[last_row] + 1, min(holder.end + 1, following), matched)
+        first_row = min(r for r in matched if a <= r <= b)
+        head = [r for r in range(a, first_row)]
+        holder = _innermost(file_defs, matched[first_row])
+        if head and holder is not None:
+            _match_gap(fl, mkeys, head, max(holder.top, previous + 1), matched[first_row], matched)
 
     # A unique line the order left out is a move inside its own run, or the block is not certain.
     for r, f in dropped.items():
@@ -745,6 +764,14 @@ def read_block(document: Document, payload: str, *, window: tuple[int, int] | No
     reading = Reading(file_lines, block, frozenset(placeholders), plan, frame)
     _last[:] = [(cache_key, reading)]
     return reading
+
+
+def last_reading(data: bytes) -> Reading | None:
+    """The last block read against exactly these file bytes (for the write guard), if any."""
+    for (known_data, *_), reading in _last:
+        if known_data == data:
+            return reading
+    return None
 
 
 def _line_of(starts: list[int], offset: int) -> int:

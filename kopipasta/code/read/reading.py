@@ -123,6 +123,19 @@ def kept_unless_removed(read: Reading, prose: str) -> tuple[str, ...]:
     return tuple(kept)
 
 
+def frame_left_out(document: Document, payload: str) -> tuple[str, ...]:
+    """The file's top-level imports and statements a whole-file payload does not restate (their first lines)."""
+    sent = {line.strip() for line in payload.splitlines()}
+    left: list[str] = []
+    lines = document.data.decode("utf-8", "replace").split("\n")
+    for member in members(read_file(document), None) or []:
+        if member.kind in ("import", "statement"):
+            first = lines[document.data.count(b"\n", 0, member.start)].strip()
+            if first and first not in sent:
+                left.append(first)
+    return tuple(left)
+
+
 def _fields_missing(original: Parsed, parsed: Parsed, file_definitions: list[Definition]) -> bool:
     """Whether a restated interface or enum leaves out some of its properties or members."""
     sent = {d.qualified_name: d for d in structural(parsed.definitions)}
