@@ -66,8 +66,7 @@ def check_write(patch: Patch, before: Document, after: Document, reading: str = 
         return  # the whole file restated: it mentions everything, and its lines are the file's
     if patch.operation is Operation.DELETE_NODE:
         return  # removes its target (and what it holds), with its comment; insert.delete checks the span
-    if reading == LINE_ANCHORED_READING:
-        _check_line_anchored(patch, before, after)
+    if reading == LINE_ANCHORED_READING and _check_line_anchored(patch, before, after):
         return
     start, old_end, new_end, inserted = _changed_region(old, new)
     if inserted and patch.operation in _INSERTS:
@@ -371,7 +370,7 @@ def _check_payload_lines(patch: Patch, payload: Parsed, new: bytes, start: int, 
 # --- the line-anchored reading (issue 24) ----------------------------------------------------
 
 
-def _check_line_anchored(patch: Patch, before: Document, after: Document) -> None:
+def _check_line_anchored(patch: Patch, before: Document, after: Document) -> bool:
     """A block placed line by line: every line a placeholder stands for is in the result as it was,
     in order, and every line the block shows is in the result, in order.
 
@@ -381,8 +380,8 @@ def _check_line_anchored(patch: Patch, before: Document, after: Document) -> Non
     from kopipasta.code.read import line_anchored
 
     reading = line_anchored.last_reading(before.data)
-    if reading is None:
-        return
+    if reading is None or reading.block != patch.payload.replace("\r\n", "\n").split("\n"):
+        return False  # not read line by line against this file (its imports merged first): the usual checks
     new_lines = after.data.decode("utf-8", "surrogateescape").split("\n")
     at = 0
     for a, b in reading.plan.placeholder_spans:
@@ -408,6 +407,7 @@ def _check_line_anchored(patch: Patch, before: Document, after: Document) -> Non
                 f"{_where(patch)}: the block's line {row + 1} (`{shown}`) would not be in the result, in its order",
                 "send the definition with `TARGET_NODE`, complete",
             ) from None
+    return True
 
 
 def _find_run(lines: list[str], wanted: list[str], start: int) -> int:

@@ -124,12 +124,12 @@ def kept_unless_removed(read: Reading, prose: str) -> tuple[str, ...]:
 
 
 def frame_left_out(document: Document, payload: str) -> tuple[str, ...]:
-    """The file's top-level imports and statements a whole-file payload does not restate (their first lines)."""
+    """The file's top-level imports a whole-file payload does not restate (their first lines)."""
     sent = {line.strip() for line in payload.splitlines()}
     left: list[str] = []
     lines = document.data.decode("utf-8", "replace").split("\n")
     for member in members(read_file(document), None) or []:
-        if member.kind in ("import", "statement"):
+        if member.kind == "import":  # a statement changes often; an import left out is lost
             first = lines[document.data.count(b"\n", 0, member.start)].strip()
             if first and first not in sent:
                 left.append(first)
