@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from kopipasta.code.edit.mergeplan import Plan
     from kopipasta.code.find.document import Document
 
-# The planning and stepping modules (mergeplan, insert, anchors, fields) are imported where a
+# The planning and stepping modules (mergeplan, insert, fields) are imported where a
 # merge really happens: a plain TARGET_NODE payload only passes through merge_targeted's first
 # test, and should not pay for them at start-up (issue 9).
 
@@ -454,9 +454,9 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
                 )
             _plan_container(plan, found, member.definition)
             return
-        rows = tuple(row - member.first_row for row in plan.payload.placeholders if member.first_row <= row <= member.last_row)
-        plan.steps.append(Step("anchored", ref, text, (name,) + tuple(map(str, rows)), member.first_row))
-        return
+        # A function with placeholders never gets here: every block that holds one is read line
+        # by line (line_merge.py, issue 24), which replaced the `anchored` step and anchors.py.
+        raise plan.fail(f"the payload elides part of {found.kind} {name}", f"send the complete {found.kind}")
     explicit = plan.explicit is not None and found.start == plan.explicit.start
     if is_container and not explicit and not _restates_all_members(plan, found, member.definition):
         # A class sent with only the members that changed: the others stay (a block never deletes
@@ -476,7 +476,7 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
 
 def _run(plan: Plan, document: Document) -> Merged:
     """The plan's steps carried out one by one, each on the document the steps before left."""
-    from kopipasta.code.edit import anchors, insert
+    from kopipasta.code.edit import insert
     from kopipasta.code.edit.mergeplan import find_ref
     from kopipasta.code.read import fields
 
@@ -491,13 +491,10 @@ def _run(plan: Plan, document: Document) -> Merged:
         merged.import_note = imports.note
     for step in plan.steps:
         data = document.data
-        if step.action in ("replace", "anchored"):
+        if step.action == "replace":
             assert step.ref is not None
             target = find_ref(document.definitions, step.ref, file)
             text = step.text
-            if step.action == "anchored":
-                rows = [int(r) for r in step.names[1:]]
-                text = anchors.expand(document, target, text, rows, file=file, label=plan.label, first_row=step.first_row)
             result = replace_node(document, target, text, file=file, label=plan.label)
             if result.data != data:
                 merged.replaced.append(step.names[0])

@@ -265,8 +265,13 @@ def _embedded_fragment(patch: Patch, document: Document) -> Edit:
 
     def run(view: Source, spec: LanguageSpec) -> tuple[bytes, str]:
         nonlocal reading_kind
-        elided = bool(placeholder_rows(spec, patch.payload, view.data))
-        merged = merge.merge_file_block(Document(view, spec), patch.payload, file=patch.file, elided=elided)
+        if placeholder_rows(spec, patch.payload, view.data):
+            from kopipasta.code.edit.line_merge import merge_lines
+
+            lines = merge_lines(Document(view, spec), patch.payload, file=patch.file, label="File block")
+            reading_kind = lines.reading
+            return lines.data, lines.note
+        merged = merge.merge_file_block(Document(view, spec), patch.payload, file=patch.file, elided=False)
         reading_kind = merged.reading
         return merged.data, merged.note()
 
