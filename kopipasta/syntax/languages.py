@@ -422,6 +422,18 @@ SVELTE = LanguageSpec(
     embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
 )
 
+# A page's `<script>` elements are one JavaScript program, as a component's are (issue 25).
+HTML = LanguageSpec(
+    name="HTML",
+    grammar="html",
+    query_file="",
+    extensions=(".html", ".htm"),
+    string_types=(),
+    wrapper_types=(),
+    prefix_types=(),
+    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
+)
+
 LANGUAGES = (
     PYTHON,
     JAVASCRIPT,
@@ -443,6 +455,7 @@ LANGUAGES = (
     BASH,
     VUE,
     SVELTE,
+    HTML,
 )
 
 
