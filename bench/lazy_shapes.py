@@ -65,12 +65,16 @@ def _fence(payload: list[str]) -> str:
     return "`" * max(3, longest + 1)
 
 
-def _named(site: Site, payload: list[str], rng: random.Random, intro: str, info: str | None = None) -> str:
-    """The block under the file's path, as models name it: the info string, a bold line, or a sentence."""
+def _named(
+    site: Site, payload: list[str], rng: random.Random, intro: str, info: str | None = None, *, certain_path: bool = False
+) -> str:
+    """The block under the file's path, as models name it: the info string, a bold line, or a sentence.
+
+    `certain_path`: always the info string, so that a refusal can only be about the snippet's lines."""
     fence = _fence(payload)
     body = "\n".join(payload)
     language = info or FENCE_INFO[site.suffix]
-    style = rng.randrange(3)
+    style = rng.randrange(3) if not certain_path else 0
     if style == 0 and info is None:
         return f"{intro}\n\n{fence}{language}:{site.path}\n{body}\n{fence}\n"
     if style == 1:
@@ -323,7 +327,7 @@ def twice_anchor(site: Site, source: SourceFile, rng: random.Random) -> Reply | 
         return None
     statement = rng.choice(twice)
     payload = [SLASHES, new_line(site), lines[statement.row], SLASHES]
-    return Reply(_named(site, payload, rng, f"Log right before `{lines[statement.row].strip()}`:"), None)
+    return Reply(_named(site, payload, rng, f"Log right before `{lines[statement.row].strip()}`:", certain_path=True), None)
 
 
 def out_of_order(site: Site, source: SourceFile, rng: random.Random) -> Reply | None:
@@ -334,7 +338,7 @@ def out_of_order(site: Site, source: SourceFile, rng: random.Random) -> Reply | 
         return None
     first, second = sorted(rng.sample(once, 2), key=lambda s: s.row)
     payload = [SLASHES, lines[second.row], new_line(site), lines[first.row], SLASHES]
-    return Reply(_named(site, payload, rng, f"In {_what(site)}:"), None)
+    return Reply(_named(site, payload, rng, f"In {_what(site)}:", certain_path=True), None)
 
 
 SHAPES: tuple[Shape, ...] = (
