@@ -267,7 +267,16 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
             name = pending or current
             if not name:
                 raise _Malformed("it names no file (put `FILE: path` or the path on the line above its first marker)")
-            search, replace_lines = _roo_lines(lines[i + 1 : dividers[0]]), _roo_lines(lines[dividers[0] + 1 : close])
+            search, replace_lines = _roo_lines(lines[i + 1 : dividers[0]]), lines[dividers[0] + 1 : close]
+            hinted = dividers[0] - len(search)  # the first search line after the hints _roo_lines took off
+            stray = next((k for k in (*range(hinted, dividers[0]), *range(dividers[0] + 1, close)) if _ROO_LINE.match(lines[k])), None)
+            if stray is not None:
+                # Roo writes its line hint only right after SEARCH's marker; one anywhere else is
+                # not content either, and dropping it would apply a section the model garbled.
+                raise _Malformed(
+                    f"its line {stray + 1} ({lines[stray].strip()}) is a Roo line hint inside the section "
+                    "(it belongs only right after <<<<<<< SEARCH)"
+                )
             sections.append((name, search, replace_lines))
             current, pending = name, None
             i = close + 1
@@ -311,10 +320,11 @@ def _prose_between(lines: list[str], i: int) -> bool:
 
 
 def _roo_lines(side: list[str]) -> list[str]:
-    """A section's side without Roo's `:start_line:N` (and `:end_line:N`) lines and the `-------` under them.
+    """A SEARCH side without Roo's `:start_line:N` (and `:end_line:N`) lines and the `-------` under them.
 
-    They are markers, never content, on either side: written into the file they would be
-    text. The line number itself is not used: models' numbers are often wrong, and the
+    They are markers, never content: written into the file they would be text (one
+    anywhere else in a section fails it, see _parse_search_replace). The line number
+    itself is not used: models' numbers are often wrong, and the
     search text must match once anyway.
     """
     k = 0
