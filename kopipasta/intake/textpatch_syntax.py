@@ -76,6 +76,7 @@ class Hunk:
     anchors: tuple[str, ...] = ()  # an envelope's `@@ class X` lines, outermost first
     at_end: bool = False  # envelope `*** End of File`: the old text ends the file
     padded: int = 0  # blank context lines put back from the header's counts (see _diff_hunks)
+    replace_all: bool = False  # Claude Code's `replace_all`: every place the old text stands (text/midline.py)
 
     @property
     def old(self) -> list[str]:
@@ -176,6 +177,16 @@ def read_text_patch(block: Block) -> TextPatch | None:
             raise PayloadError(f"Block {block.index} (line {block.line}) is {DELETE_MARKER} but names no file", "add `FILE: path` above the marker")
         return TextPatch(DELETE_MARKER, (FilePatch(file, "delete"),))
     targeted = any(key in TARGET_KEYS for key, _ in block.directives)
+    if not targeted and ('"old_string"' in block.payload or '"edits"' in block.payload):
+        from kopipasta.intake.json_edit import read_json_edits
+
+        edits = read_json_edits(block)
+        if edits is not None:
+            return TextPatch(SEARCH_REPLACE, tuple(
+                FilePatch(path, "update", tuple(
+                    Hunk(section_ops(e.old, e.new), k, replace_all=e.replace_all) for k, e in enumerate(file_edits, 1)
+                )) for path, file_edits in edits
+            ))
     if block.malformed is not None and (file or targeted or block.malformed[1] == FILE_KEY):
         return None  # its misspelt header line fails it first (plan.py), whatever the payload
     if file and file.lower().endswith(_DIFF_FILES) and not targeted:
@@ -232,7 +243,7 @@ def _path_line(line: str) -> str | None:
 # --- search/replace ----------------------------------------------------------------------
 
 
-def _ops(search: list[str], replace_lines: list[str]) -> tuple[tuple[str, str], ...]:
+def section_ops(search: list[str], replace_lines: list[str]) -> tuple[tuple[str, str], ...]:
     """The two sides as hunk lines: what both hold is context, kept as the file has it."""
     ops: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(None, search, replace_lines, autojunk=False)
@@ -298,10 +309,10 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
     for name, search, replace_lines in sections:
         if files and files[-1].path == name:
             previous = files[-1]
-            hunk = Hunk(_ops(search, replace_lines), len(previous.hunks) + 1)
+            hunk = Hunk(section_ops(search, replace_lines), len(previous.hunks) + 1)
             files[-1] = replace(previous, hunks=(*previous.hunks, hunk))
         else:
-            files.append(FilePatch(name, "update", (Hunk(_ops(search, replace_lines), 1),)))
+            files.append(FilePatch(name, "update", (Hunk(section_ops(search, replace_lines), 1),)))
     return files
 
 
