@@ -309,11 +309,14 @@ def apply(
 
         extra: dict[str, object] = {}
         if formatter:
-            extra["format"] = _format(formatter, root, report, dry_run, entry_before, sys.stderr).to_json()
+            formatted = _format(formatter, root, report, dry_run, entry_before, sys.stderr)
+            extra["format"] = formatted.to_json()
+            status = _with_held(status, formatted.held)
         if verify_command is not None:
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, sys.stderr)
-            status = _with_verify(status, checked.failed)
-            extra.update({"exit_status": status, "verify": checked.to_json()})
+            status = _with_held(_with_verify(status, checked.failed), checked.held)
+            extra["verify"] = checked.to_json()
+        extra["exit_status"] = status
         if feedback:
             extra["feedback"] = message
         _echo_data(report_json(report, dry_run=dry_run, extra=extra, show_diff=diff is True))
@@ -326,14 +329,16 @@ def apply(
         print_report(make_console(stderr=piped_feedback), report, dry_run=dry_run, show_diff=show_diff)
         if formatter:
             output = sys.stderr if piped_feedback else sys.stdout
-            click.echo(_format(formatter, root, report, dry_run, entry_before, output).summary(), err=piped_feedback)
+            formatted = _format(formatter, root, report, dry_run, entry_before, output)
+            click.echo(formatted.summary(), err=piped_feedback)
+            status = _with_held(status, formatted.held)
         if verify_command is not None:
             output = sys.stderr if piped_feedback else sys.stdout
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, output)
             _echo(checked.summary(), err=piped_feedback)
             if checked.revert_line():
                 _echo(checked.revert_line(), err=piped_feedback)
-            status = _with_verify(status, checked.failed)
+            status = _with_held(_with_verify(status, checked.failed), checked.held)
         if piped_feedback:
             if message:
                 _echo_data(message, nl=False)
@@ -421,6 +426,13 @@ def _verify(
         entry=entry if entry != entry_before else None,
         revert_on_fail=revert_on_fail,
     )
+
+
+def _with_held(status: int, held: str) -> int:
+    """A format or verify step held back by a file this apply wrote is exit 4, unless 1 or 2 came first."""
+    from kopipasta.report import EXIT_FAILED, EXIT_NO_PATCH, EXIT_STEP_HELD
+
+    return EXIT_STEP_HELD if held and status not in (EXIT_FAILED, EXIT_NO_PATCH) else status
 
 
 def _with_verify(status: int, verify_failed: bool) -> int:
