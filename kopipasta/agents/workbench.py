@@ -211,6 +211,7 @@ class Workbench:
                     "read_definition first (or pass expected_version) to have edits over changes you have not seen refused"
                 )
             fresh = self._fresh([found.file if found else relative])
+            before_names = self._definitions(relative, None) if key in INSERT_KEYS.values() else None
             payload = _lf(text)
             payload = payload[:-1] if payload.endswith("\n") else payload  # as a fence's last line ends it
             block = Block(1, 1, "", ((FILE_KEY, relative), (key, target)), relative, payload)
@@ -225,15 +226,76 @@ class Workbench:
                 if dry_run or trial.failed:
                     return _report_result(trial, dry_run=True, root=self.root, warnings=warnings)
             report = apply_blocks([block], self.root, dry_run=dry_run, documents=self.documents, since_prompt=False)
+            inserted = None
+            if before_names is not None and report.changes and not report.failed:
+                inserted = self._inserted(relative, before_names, report, remember=report.written)
             if report.written:
                 self._refresh(fresh, report)
                 if found is not None and key == "TARGET_NODE":
                     self._remember_edited(found, report)
                 elif found is not None and key == "DELETE_NODE":
                     self.memory.forget(found.file, found.name)
-            return _report_result(report, dry_run=dry_run, root=self.root, warnings=warnings)
+            result = _report_result(report, dry_run=dry_run, root=self.root, warnings=warnings)
+            if inserted:
+                named = ", ".join(f"{d['kind']} {d['name']} (lines {d['line']}-{d['end_line']})" for d in inserted)
+                verb = "would insert" if dry_run else "inserted"
+                result = Result(result.ok, f"{verb} {named}\n{result.text}", {**result.data, "inserted": inserted})
+            return result
 
         return self._guarded(run)
+
+    def _document(self, relative: str, data: bytes | None) -> Any:
+        """The Document of the file now, or of `data` in its place (a dry run's result); None if not code."""
+        from dataclasses import replace as replaced
+
+        from kopipasta.code.find.document import open_document
+
+        try:
+            document = seen_.code_document(self.root, self.documents, relative, "insert_definition")
+        except (PatchError, OSError):
+            return None
+        if data is not None:
+            document = open_document(replaced(document.source, data=data), self.root)
+        return document
+
+    def _definitions(self, relative: str, data: bytes | None) -> dict[tuple[str, str], int] | None:
+        """Each definition's (kind, qualified name) and how many there are: of the file now, or of `data`."""
+        document = self._document(relative, data)
+        if document is None:
+            return None
+        counts: dict[tuple[str, str], int] = {}
+        for definition in document.definitions:
+            key = (definition.kind, seen_.qualified(definition))
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def _inserted(
+        self, relative: str, before: dict[tuple[str, str], int], report: Report, *, remember: bool
+    ) -> list[dict[str, Any]]:
+        """The definitions an insert added (so its result names them, not the anchor)."""
+        data = None
+        if not remember:  # a dry run: the bytes it would write, as a Document holds them (no BOM)
+            data = (report.changes[0].after or b"").removeprefix(b"\xef\xbb\xbf")
+            if b"\r" in data and b"\n" not in data:
+                data = data.replace(b"\r", b"\n")
+        document = self._document(relative, data)
+        if document is None:
+            return []
+        counts: dict[tuple[str, str], int] = {}
+        found = []
+        for definition in document.definitions:
+            key = (definition.kind, seen_.qualified(definition))
+            counts[key] = counts.get(key, 0) + 1
+            if counts[key] <= before.get(key, 0):
+                continue
+            start = seen_.span_start(document, definition)
+            seen = seen_.seen_of(document.data, start, definition)
+            found.append({
+                "kind": key[0], "name": key[1], "line": seen.line, "end_line": definition.end_line, "version": seen.version,
+            })
+            if remember:
+                self.memory.remember(document.source.path, key[1], seen)
+        return found
 
     # Read-before-write (agents/memory.py).
 
@@ -247,7 +309,7 @@ class Workbench:
         """The refusal of an edit over a version the agent did not see; None when it saw this one."""
         hint = "nothing was written: read_definition again and redo the edit on what is there now"
         if expected_version is not None and expected_version.strip():
-            expected = expected_version.strip().lower()
+            expected = expected_version.strip().lower().removeprefix("v")  # as a listing shows it
             if found is not None and expected == found.seen.version:
                 return None
             now_file = self._file_version(relative)
