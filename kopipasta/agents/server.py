@@ -311,4 +311,8 @@ def _version() -> str:
 
 def serve(root: Path) -> None:
     """Serve the tools over stdin/stdout until the client closes them."""
-    build_server(root).run("stdio")
+    import anyio
+
+    from kopipasta.agents.wire import serve_stdio
+
+    anyio.run(serve_stdio, build_server(root))
