@@ -18,7 +18,16 @@ pytest.importorskip("mcp")
 
 from mcp import Client  # noqa: E402
 
-from tests.test_mcp_server import CART, PACKAGE, project, serve, text_of  # noqa: E402, F401
+from tests.test_mcp_server import CART, PACKAGE, serve, text_of  # noqa: E402
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "cart.py").write_text(CART)
+    (root / "package.json").write_text(PACKAGE)
+    return root
 
 EDIT_TOTAL = {"file": "app/cart.py", "target": "Cart.total"}
 
