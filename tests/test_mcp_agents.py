@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -183,12 +184,29 @@ def test_every_request_line_is_answered_even_one_the_sdk_cannot_read(project: Pa
         call % (4, "[" * 100_000 + "]" * 100_000),
         json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/list"}),
     ]
-    done = subprocess.run(
+    # Lines are written, then answers read until the last request's arrives: stdin stays open meanwhile,
+    # as a client's does (at EOF the server stops, whatever is still in flight).
+    server = subprocess.Popen(
         [sys.executable, "-m", "kopipasta", "mcp", "--root", str(project)],
-        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
-    answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
-    assert sorted(answers) == [1, 2, 3, 4, 5], done.stderr[-2000:]
+    answers: dict[int, dict] = {}
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("\n".join(lines) + "\n")
+        server.stdin.flush()
+        timer = threading.Timer(120, server.kill)  # a wedged server fails the test instead of hanging it
+        timer.start()
+        for line in server.stdout:
+            answer = json.loads(line)
+            answers[answer["id"]] = answer
+            if answer["id"] == 5:
+                break
+        timer.cancel()
+    finally:
+        server.kill()
+        server.wait(timeout=60)
+    assert sorted(answers) == [1, 2, 3, 4, 5]
     assert answers[2]["error"]["code"] == -32700 and "hex escape" in answers[2]["error"]["message"]
     assert answers[3]["error"]["message"].startswith("Parse error: Invalid JSON: number out of range")
     assert answers[4]["error"]["message"].startswith("Parse error: Invalid JSON: recursion limit exceeded")
