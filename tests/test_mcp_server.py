@@ -140,7 +140,7 @@ def test_every_tool_over_stdio(project: Path) -> None:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert sorted(tools) == sorted([
             "list_definitions", "read_definition", "replace_definition", "insert_definition",
-            "delete_definition", "set_value", "apply_reply", "undo",
+            "delete_definition", "set_value", "apply_reply", "undo", "edit_definition",
         ])
         for tool in tools.values():
             assert tool.description, tool.name
@@ -151,10 +151,15 @@ def test_every_tool_over_stdio(project: Path) -> None:
 
         listed = await client.call_tool("list_definitions", {"paths": ["app/", "package.json"]})
         assert not listed.is_error
+        def version(text: str) -> str:
+            return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+        total, count = "    def total(self):\n        return 1", "    def count(self):\n        return 2"
         assert text_of(listed).splitlines()[:4] == [
-            "app/cart.py", "  class Cart  lines 4-9", "  method Cart.total  lines 5-6", "  method Cart.count  lines 8-9"
+            f"app/cart.py  (version {sha(cart)[:12]})", f"  class Cart  lines 4-9  v{version(CART[CART.index('class'):CART.index('def helper')].rstrip())}",
+            f"  method Cart.total  lines 5-6  v{version(total)}", f"  method Cart.count  lines 8-9  v{version(count)}",
         ]
-        assert {"kind": "key", "name": "dependencies", "line": 3, "end_line": 5} in listed.structured_content["files"][1]["definitions"]
+        assert {"kind": "key", "name": "dependencies", "line": 3, "end_line": 5, "version": version('  "dependencies": {\n    "react": "^17.0.0"\n  }')} in listed.structured_content["files"][1]["definitions"]
 
         read = await client.call_tool("read_definition", {"file": "app/cart.py", "target": "Cart.count"})
         assert not read.is_error
