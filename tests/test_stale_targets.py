@@ -201,7 +201,7 @@ def test_files_put_back_as_an_earlier_prompt_showed_them_are_not_stale(tmp_path:
     """prompt, apply, prompt again, then `git checkout .`: the files are as the first prompt
     showed them, so that prompt's reply applies (a new prompt adds to what is known)."""
     _prompted(tmp_path)
-    assert kopipasta("apply", "make.md", cwd=tmp_path).returncode == 0
+    assert kopipasta("apply", "verify.md", cwd=tmp_path).returncode == 0
     again = kopipasta("prompt", "auth.py", "--stdout", "-t", "harden it", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     (tmp_path / "auth.py").write_text(AUTH)  # what `git checkout .` does
@@ -213,7 +213,7 @@ def test_files_put_back_as_an_earlier_prompt_showed_them_are_not_stale(tmp_path:
 
 def test_a_users_edit_is_still_stale_after_a_second_prompt_of_another_version(tmp_path: Path) -> None:
     _prompted(tmp_path)
-    assert kopipasta("apply", "make.md", cwd=tmp_path).returncode == 0
+    assert kopipasta("apply", "verify.md", cwd=tmp_path).returncode == 0
     assert kopipasta("prompt", "auth.py", "--stdout", "-t", "x", cwd=tmp_path).returncode == 0
     (tmp_path / "auth.py").write_text(USER_EDIT)
     result = kopipasta("apply", "verify.md", cwd=tmp_path)
