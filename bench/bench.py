@@ -263,7 +263,7 @@ def main() -> None:
               f"original: {options.original or 'not paired (--original PYTHON)'}; "
               f"{args.repeat} rounds per row; CPU ms medians in brackets")
         header = "  ".join(f"{HEADINGS[name]:>15}" for name in COLUMNS)
-        print(f"{'row':<50} {'cpu ms':>7} {'wall ms':>7}  {header}  goals (issue 9)")
+        print(f"{'row':<50} {'cpu ms':>7} {'wall ms':>7}  {header}  goals")
         for index, row in enumerate(rows):
             scratch = Path(tmp) / f"{index}-{row.key}"
             scratch.mkdir()

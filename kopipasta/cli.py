@@ -817,7 +817,7 @@ def _picked(root: Path, task: str, outline: tuple[str, ...]) -> tuple[tuple[str,
             "(the file picker needs a terminal on stdin and stdout)",
             2,
         )
-    from kopipasta.loop.picker import PickerUnavailable, choose
+    from kopipasta.loop.picker import Left, PickerUnavailable, choose
 
     settings = _settings(root)
     try:
@@ -825,8 +825,12 @@ def _picked(root: Path, task: str, outline: tuple[str, ...]) -> tuple[tuple[str,
     except PickerUnavailable as error:
         fail(str(error), 2)
         raise AssertionError("unreachable") from None
-    if chosen is None:
-        click.echo("No files picked: nothing copied. Bye.")
+    if isinstance(chosen, Left):
+        if chosen.ticked:
+            files = f"{chosen.ticked} file{'s' if chosen.ticked != 1 else ''}"
+            click.echo(f"Left the picker: {files} ticked, kept for next time; no prompt copied. Bye.")
+        else:
+            click.echo("Left the picker with no file ticked: no prompt copied. Bye.")
         sys.exit(0)
     return chosen.files, chosen.task, (*outline, *("/" + f for f in chosen.outline))  # "/": this file, not its namesakes
 
