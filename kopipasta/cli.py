@@ -689,8 +689,22 @@ delete_definition, set_value, apply_reply, undo. Every edit tool takes dry_run;
 every result lists each file written with its sha256 before and after, the
 lines that changed and the diff. A refused edit (target missing or ambiguous,
 code that would not parse) is an error result with the reason and the fix, and
-writes nothing. Needs the SDK: pip install 'kopipasta[mcp]'.
+writes nothing. Needs the MCP SDK, the `mcp` extra: in kopipasta's clone,
+pip install -e '.[mcp]' (`pip install kopipasta` from the package index
+fetches a different, older program).
 """
+
+
+def _install_extra(extra: str) -> str:
+    """The line that installs `extra` into this kopipasta: its clone's path when it runs from one.
+
+    Never `pip install 'kopipasta[…]'`: the package index's kopipasta is another program.
+    """
+    clone = Path(__file__).resolve().parent.parent
+    with contextlib.suppress(OSError):
+        if 'name = "kopipasta"' in (clone / "pyproject.toml").read_text(encoding="utf-8"):
+            return f"pip install -e '{clone}[{extra}]'"
+    return f"in kopipasta's clone, run pip install -e '.[{extra}]'"
 
 
 @main.command("mcp", epilog=MCP_EPILOG, short_help="Serve kopipasta's edit tools to a coding agent (MCP, stdio).")
@@ -708,7 +722,7 @@ def mcp_command(root: Path) -> None:
     try:
         from kopipasta.agents.server import serve
     except ImportError as error:
-        fail(f"kopipasta mcp needs the MCP SDK ({error.name or error}): pip install 'kopipasta[mcp]'", 1)
+        fail(f"kopipasta mcp needs the MCP SDK ({error.name or error}): {_install_extra('mcp')}", 1)
     from kopipasta.startup.shortrun import pace_for_a_long_run
 
     pace_for_a_long_run()  # a server runs for hours: the collector's usual pace, the ordinary exit
