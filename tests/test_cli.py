@@ -44,6 +44,7 @@ def test_readme_exit_statuses_match_the_code() -> None:
         str(report.EXIT_FAILED),
         str(report.EXIT_NO_PATCH),
         str(report.EXIT_VERIFY_FAILED),
+        str(report.EXIT_STEP_HELD),
     }
 
 
