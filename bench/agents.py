@@ -20,6 +20,7 @@ for), the CPU medians are printed beside them.
   edit20k  the same on the 20k-line .py                                           ÷ ast-grep   goal ≤ 0.5
   tokens   (printed, not timed) tokens sent for each row's edit: edit_definition, replace_definition, an
            old_string edit (file_path, old_string, new_string as Claude Code's Edit sends them)
+  journal  in process: the journal as it is (5 fsyncs) ÷ as it was (7), ABBA       goal ≤ 1.0
   mcp50    row b's 50 edits over 20 files, one call each, through one
            running server (the files new to it each round)            ÷ 50 cold `kopipasta apply`  goal ≤ 0.5
   cold     row a itself: a cold `kopipasta apply`, one block, CPU     ÷ import click, tree_sitter   goal ≤ 2.0
@@ -223,7 +224,51 @@ def cold_row(scratch: Path, python: str, repeat: int) -> str:
     )
 
 
-GOALS = {"mcp300": 1.0, "mcp20k": 0.5, "edit300": 1.0, "edit20k": 0.5, "mcp50": 0.5, "cold": 2.0}
+def journal_ab(scratch: Path, repeat: int) -> str:
+    """In process, the same warm replace_definition with the journal as it was (the complete mark
+    synced, then its folder: 7 fsyncs) and as it is (5), in ABBA order (an edit right after another
+    pays a different price for its fsyncs than the first of a pair)."""
+    from kopipasta.agents.workbench import Workbench
+    from kopipasta.disk import beneath, journal
+
+    def synced_mark(journal_fd: int, entry: str) -> None:
+        fd = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=journal_fd)
+        try:
+            beneath.write_temporary(fd, "complete", b"", 0o600)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    unsynced_mark = journal._mark_complete  # noqa: SLF001
+    scenario = sc.scenario_a()
+    (edit,) = scenario.edits
+    (block,) = _blocks(scenario.reply)
+    tools.write_project(scratch, scenario.files)
+    bench = Workbench(scratch)
+    target = block.directive("TARGET_NODE")
+    codes = [block.payload, dedent_by(edit.old, edit.column(scenario.files[edit.path])) + "\n"]
+    bench.replace_definition(edit.path, target, codes[0])
+    bench.replace_definition(edit.path, target, codes[1])
+    times: dict[bool, list[float]] = {True: [], False: []}
+    try:
+        for number in range(8 * repeat):
+            now = number % 4 in (0, 3)
+            journal._mark_complete = unsynced_mark if now else synced_mark  # noqa: SLF001
+            start = time.perf_counter()
+            result = bench.replace_definition(edit.path, target, codes[(number // 2) % 2])
+            times[now].append(time.perf_counter() - start)
+            if not result.ok:
+                raise tools.BenchFailure(result.text)
+    finally:
+        journal._mark_complete = unsynced_mark  # noqa: SLF001
+    after, before = statistics.median(times[True]), statistics.median(times[False])
+    return (
+        f"journal warm replace_definition in process, 300-line .py: 7 fsyncs {before * 1000:.1f} ms, "
+        f"5 fsyncs {after * 1000:.1f} ms ({len(times[True])} edits each); ratio {after / before:.2f}×"
+    )
+
+
+GOALS = {"journal": 1.0, "mcp300": 1.0, "mcp20k": 0.5, "edit300": 1.0, "edit20k": 0.5, "mcp50": 0.5, "cold": 2.0}
 
 
 def token_table() -> list[str]:
@@ -283,6 +328,8 @@ def main() -> None:
             elif key in ("edit300", "edit20k"):
                 build = sc.scenario_a if key == "edit300" else sc.scenario_c
                 line = anyio.run(warm_single, key, build, scratch, python, ast_grep, args.repeat, "edit")
+            elif key == "journal":
+                line = journal_ab(scratch, args.repeat)
             elif key == "mcp50":
                 line = anyio.run(fifty, scratch, python, args.repeat)
             else:
