@@ -376,6 +376,9 @@ def _apply_text_block(
     block: Block, text_patch: TextPatch, root: Path, files: dict[str, _FileState], options: _Options
 ) -> list[Outcome]:
     """A diff, search/replace or envelope block (PROTOCOL.md §8): every file it touches, or none."""
+    from kopipasta.text.rooted import rooted
+
+    text_patch = rooted(text_patch, root)  # Claude Code's absolute paths
     touched: list[str] = []
     real_of: dict[str, str] = {}  # the block's normalised paths → their documents' keys
 

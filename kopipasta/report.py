@@ -30,6 +30,7 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_NO_PATCH = 2
 EXIT_VERIFY_FAILED = 3
+EXIT_STEP_HELD = 4  # format/verify not run: this apply wrote a file it may load (loop/step_guard.py)
 
 _ICONS = {
     Status.APPLIED: ("✅", "green"),

@@ -373,8 +373,9 @@ def test_mcp_help_reads_without_the_protocol() -> None:
     )
     assert shown.returncode == 0
     for words in ("Model Context Protocol", "claude mcp add kopipasta -- kopipasta mcp", "claude_desktop_config.json",
-                  ".cursor/mcp.json", "~/.codex/config.toml", "dry_run", "pip install 'kopipasta[mcp]'"):
+                  ".cursor/mcp.json", "~/.codex/config.toml", "dry_run", "pip install -e '.[mcp]'"):
         assert words in shown.stdout, words
+    assert "pip install 'kopipasta" not in shown.stdout  # the package index's kopipasta is another program
 
 
 def test_without_the_sdk_mcp_says_how_to_install_it(tmp_path: Path) -> None:
@@ -389,4 +390,6 @@ def test_without_the_sdk_mcp_says_how_to_install_it(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 1
-    assert done.stderr == "❌ kopipasta mcp needs the MCP SDK (mcp): pip install 'kopipasta[mcp]'\n"
+    # This suite runs from the clone: the line names it, so it installs this project, not the index's kopipasta.
+    clone = Path(__file__).resolve().parent.parent
+    assert done.stderr == f"❌ kopipasta mcp needs the MCP SDK (mcp): pip install -e '{clone}[mcp]'\n"

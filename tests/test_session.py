@@ -326,6 +326,8 @@ def test_paste_area_without_a_clipboard(tmp_path: Path) -> None:
 
         shown = term.key("p", "then press Ctrl-D (Ctrl-C cancels):")
         assert "⚠ No clipboard (as above): paste replies here instead." in shown
+        assert "▶ p: applying the reply pasted here" in shown
+        assert "on the clipboard" not in shown
         term.mark = len(term.log.getvalue())
         # The reply's last line has no newline: one Ctrl-D must end it all the same.
         term.child.send(REPLY.rstrip("\n"))
@@ -343,6 +345,32 @@ def test_paste_area_without_a_clipboard(tmp_path: Path) -> None:
         term.key("u", "↩ Undone")
         assert (root / "app.py").read_bytes() == ORIGINAL
         assert "No task given" not in term.key("x", FULL_KEYS_PASTE)
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+    finally:
+        term.close()
+
+
+def test_without_a_clipboard_a_reply_pasted_before_p_is_the_one_p_applies(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    term = Terminal(root, clean_env(), "session", "app.py", "-t", "task")
+    try:
+        term.wait_for(FULL_KEYS_PASTE)
+        shown = term.key(REPLY, "p applies it, d dry-runs it.")
+        assert f"📋 Pasted text kept ({REPLY.count(chr(10))} lines)" in shown
+        assert "That was pasted text" not in shown
+        shown = term.key("d", "Nothing written. p applies this reply (it is kept here).")
+        assert "▶ d: dry run of the reply pasted here" in shown
+        shown = term.key("p", "u undoes this apply.")
+        assert "▶ p: applying the reply pasted here" in shown
+        assert "on the clipboard" not in term.output()
+        assert "Paste the model's reply" not in shown  # the paste was used, not asked for again
+        assert "2 applied. 2 files written." in shown
+        assert (root / "app.py").read_bytes() == PATCHED
+        # Applied: the next p asks for the next reply.
+        term.key("p", "then press Ctrl-D (Ctrl-C cancels):")
+        term.child.sendintr()
+        term.wait_for("Paste cancelled.")
         term.key("q", "Bye.")
         assert term.finish() == 0
     finally:

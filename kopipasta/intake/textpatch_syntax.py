@@ -76,6 +76,7 @@ class Hunk:
     anchors: tuple[str, ...] = ()  # an envelope's `@@ class X` lines, outermost first
     at_end: bool = False  # envelope `*** End of File`: the old text ends the file
     padded: int = 0  # blank context lines put back from the header's counts (see _diff_hunks)
+    replace_all: bool = False  # Claude Code's `replace_all`: every place the old text stands (text/midline.py)
 
     @property
     def old(self) -> list[str]:
@@ -176,6 +177,16 @@ def read_text_patch(block: Block) -> TextPatch | None:
             raise PayloadError(f"Block {block.index} (line {block.line}) is {DELETE_MARKER} but names no file", "add `FILE: path` above the marker")
         return TextPatch(DELETE_MARKER, (FilePatch(file, "delete"),))
     targeted = any(key in TARGET_KEYS for key, _ in block.directives)
+    if not targeted and ('"old_string"' in block.payload or '"edits"' in block.payload):
+        from kopipasta.intake.json_edit import read_json_edits
+
+        edits = read_json_edits(block)
+        if edits is not None:
+            return TextPatch(SEARCH_REPLACE, tuple(
+                FilePatch(path, "update", tuple(
+                    Hunk(section_ops(e.old, e.new), k, replace_all=e.replace_all) for k, e in enumerate(file_edits, 1)
+                )) for path, file_edits in edits
+            ))
     if block.malformed is not None and (file or targeted or block.malformed[1] == FILE_KEY):
         return None  # its misspelt header line fails it first (plan.py), whatever the payload
     if file and file.lower().endswith(_DIFF_FILES) and not targeted:
@@ -232,7 +243,7 @@ def _path_line(line: str) -> str | None:
 # --- search/replace ----------------------------------------------------------------------
 
 
-def _ops(search: list[str], replace_lines: list[str]) -> tuple[tuple[str, str], ...]:
+def section_ops(search: list[str], replace_lines: list[str]) -> tuple[tuple[str, str], ...]:
     """The two sides as hunk lines: what both hold is context, kept as the file has it."""
     ops: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(None, search, replace_lines, autojunk=False)
@@ -267,7 +278,16 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
             name = pending or current
             if not name:
                 raise _Malformed("it names no file (put `FILE: path` or the path on the line above its first marker)")
-            search, replace_lines = _roo_lines(lines[i + 1 : dividers[0]]), _roo_lines(lines[dividers[0] + 1 : close])
+            search, replace_lines = _roo_lines(lines[i + 1 : dividers[0]]), lines[dividers[0] + 1 : close]
+            hinted = dividers[0] - len(search)  # the first search line after the hints _roo_lines took off
+            stray = next((k for k in (*range(hinted, dividers[0]), *range(dividers[0] + 1, close)) if _ROO_LINE.match(lines[k])), None)
+            if stray is not None:
+                # Roo writes its line hint only right after SEARCH's marker; one anywhere else is
+                # not content either, and dropping it would apply a section the model garbled.
+                raise _Malformed(
+                    f"its line {stray + 1} ({lines[stray].strip()}) is a Roo line hint inside the section "
+                    "(it belongs only right after <<<<<<< SEARCH)"
+                )
             sections.append((name, search, replace_lines))
             current, pending = name, None
             i = close + 1
@@ -289,10 +309,10 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
     for name, search, replace_lines in sections:
         if files and files[-1].path == name:
             previous = files[-1]
-            hunk = Hunk(_ops(search, replace_lines), len(previous.hunks) + 1)
+            hunk = Hunk(section_ops(search, replace_lines), len(previous.hunks) + 1)
             files[-1] = replace(previous, hunks=(*previous.hunks, hunk))
         else:
-            files.append(FilePatch(name, "update", (Hunk(_ops(search, replace_lines), 1),)))
+            files.append(FilePatch(name, "update", (Hunk(section_ops(search, replace_lines), 1),)))
     return files
 
 
@@ -311,10 +331,11 @@ def _prose_between(lines: list[str], i: int) -> bool:
 
 
 def _roo_lines(side: list[str]) -> list[str]:
-    """A section's side without Roo's `:start_line:N` (and `:end_line:N`) lines and the `-------` under them.
+    """A SEARCH side without Roo's `:start_line:N` (and `:end_line:N`) lines and the `-------` under them.
 
-    They are markers, never content, on either side: written into the file they would be
-    text. The line number itself is not used: models' numbers are often wrong, and the
+    They are markers, never content: written into the file they would be text (one
+    anywhere else in a section fails it, see _parse_search_replace). The line number
+    itself is not used: models' numbers are often wrong, and the
     search text must match once anyway.
     """
     k = 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from kopipasta.code.layout.indent import Unit, detect_unit
 from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
-from kopipasta.intake.textpatch_syntax import DIFF, ENVELOPE, Hunk
+from kopipasta.intake.textpatch_syntax import DIFF, ENVELOPE, SEARCH_REPLACE, Hunk
 from kopipasta.text.matcher import (
     INDENT,
     NO_SHIFT,
@@ -27,6 +27,7 @@ from kopipasta.text.matcher import (
     find,
     leading,
 )
+from kopipasta.text.midline import replace_within_lines
 
 UNCHANGED = "unchanged"
 
@@ -144,14 +145,34 @@ def _lines_of(matches: list[Match]) -> str:
 
 
 def apply_hunk(
-    lines: Lines, hunk: Hunk, *, label: str, expected: int | None, file_unit: Unit | None, newline: str, path: str = ""
+    lines: Lines,
+    hunk: Hunk,
+    *,
+    label: str,
+    expected: int | None,
+    file_unit: Unit | None,
+    newline: str,
+    path: str = "",
+    midline: bool = False,
 ) -> str:
-    """Apply one hunk to `lines` in place; returns the tier that matched, or UNCHANGED."""
+    """Apply one hunk to `lines` in place; returns the tier that matched, or UNCHANGED.
+
+    `midline`: a search/replace section, whose old text may also start or end inside a
+    line (text/midline.py) when no tier finds its lines whole.
+    """
     old, new = hunk.old, hunk.new
     texts = lines.texts
     hunk_unit = _hunk_unit(hunk)
     if not old:
         return _apply_addition(lines, hunk, label=label, file_unit=file_unit, newline=newline)
+    if hunk.replace_all:
+        tier = replace_within_lines(texts, lines.ends, old, new, label=label, newline=newline, replace_all=True)
+        if tier is None:
+            raise TargetNotFound(
+                f"{label}: its old text is not in the file — {closest_difference(texts, old)}",
+                "nothing was written; copy the text as the file has it now",
+            )
+        return tier
     regions = anchor_regions(texts, hunk.anchors, label) if hunk.anchors else None
 
     def keep(m: Match) -> bool:
@@ -183,6 +204,10 @@ def apply_hunk(
         shift = pending[0].shift if tier == INDENT else _unit_conversion(hunk, hunk_unit, file_unit)
         _replace(lines, pending[0], hunk, label=label, shift=shift, newline=newline, path=path)
         return tier
+    if midline:
+        tier = replace_within_lines(texts, lines.ends, old, new, label=label, newline=newline, replace_all=False)
+        if tier is not None:
+            return tier
     # The old text is gone at every tier: if the new text stands once, the hunk is in place.
     if new != old and any(line.strip() for line in new):
         for tier in TIERS:
@@ -329,7 +354,8 @@ def apply_hunks(text: str, hunks: tuple[Hunk, ...], *, form: str, path: str, new
             expected = None
         label = hunk_label(form, path, hunk)
         try:
-            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline, path=path)
+            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline, path=path,
+                              midline=form == SEARCH_REPLACE)
         except TargetNotFound:
             if not hunk.padded:
                 raise
