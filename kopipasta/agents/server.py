@@ -283,8 +283,9 @@ def _typed_values(server: MCPServer) -> None:
     A string is a string (issue 26): the schema types the value, so a client
     sends an object as an object; a string that looks like JSON stays a string.
     """
-    tool = server._tool_manager.get_tool("set_value")  # noqa: SLF001 — the SDK offers no per-tool switch
-    if tool is not None:
+    manager = getattr(server, "_tool_manager", None)  # the SDK offers no per-tool switch
+    tool = manager.get_tool("set_value") if manager is not None else None
+    if tool is not None and hasattr(tool, "fn_metadata"):  # another SDK version: its own behaviour stands
         object.__setattr__(tool.fn_metadata, "pre_parse_json", lambda data: data)
 
 
