@@ -6,7 +6,8 @@ a directory is walked; a glob is matched under the root. Walking and globbing
 honour every `.gitignore` on the way down (and `exclude` from the project
 settings), skip `.git/` and kopipasta's own `.kopipasta/`, and skip files that
 are not text (a NUL byte, or not UTF-8, in their first 8 KiB): a prompt is
-for text a model can read.
+for text a model can read. Only regular files are read, without blocking:
+a FIFO or a device in the project is skipped, never waited on.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kopipasta.code.read.inventory import root_relative
+from kopipasta.disk.regular import read_regular
 
 _NEVER = frozenset({".git", ".kopipasta"})
 _GLOB_CHARS = frozenset("*?[")
@@ -97,9 +99,8 @@ def _text_files(root: Path, candidates: Iterable[str]) -> tuple[list[str], int]:
 
 
 def _is_text(path: Path) -> bool:
-    try:
-        with path.open("rb") as file:
-            head = file.read(_SNIFF)
+    try:  # a FIFO or device is not text, and opening it must not block the walk (disk/regular.py)
+        head = read_regular(path, _SNIFF)
     except OSError:
         return False
     if b"\0" in head:
@@ -129,7 +130,7 @@ class _Ignore:
 
         if folder not in self._specs:
             try:
-                lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+                lines = read_regular(folder / ".gitignore").decode("utf-8", "replace").splitlines()
             except OSError:
                 lines = []
             self._specs[folder] = pathspec.PathSpec.from_lines("gitwildmatch", lines) if lines else None
