@@ -72,6 +72,21 @@ def near_miss_search(file_lines: int, hunk_lines: int) -> Callable[[Path, float]
     return make
 
 
+def fences(count: int) -> Callable[[Path, float], str]:
+    def make(root: Path, scale: float) -> str:
+        return "```\n```\n" * (int(count * scale) // 2)
+
+    return make
+
+
+def envelope_files(count: int) -> Callable[[Path, float], str]:
+    def make(root: Path, scale: float) -> str:
+        files = "".join(f"*** Add File: gen/f{i}.py\n+x = {i}\n" for i in range(int(count * scale)))
+        return f"```\n*** Begin Patch\n{files}*** End Patch\n```\n"
+
+    return make
+
+
 CASES: dict[str, Callable[[Path, float], str]] = {
     "50,000-char header line": header_line,
     "100k-line TARGET_NODE payload": long_payload(100_000),
@@ -81,6 +96,9 @@ CASES: dict[str, Callable[[Path, float], str]] = {
     "50 MB whole-file payload": whole_file(50),
     "500 blocks on one 500-function file": many_blocks(500),
     "10k blocks on one 10k-function file": many_blocks(10_000),
+    "7 MB TARGET_NODE payload": long_payload(350_000),
+    "850,000 fences": fences(850_000),
+    "5,000 new files in one envelope": envelope_files(5_000),
     "near-miss SEARCH, 2,000 lines on 20,000": near_miss_search(20_000, 2_000),
     "near-miss SEARCH, 5,000 lines on 50,000": near_miss_search(50_000, 5_000),
 }

@@ -273,6 +273,10 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
         patch = plan(block)
         if patch is None:
             return Outcome(block.index, block.line, None, None, None, Status.SKIPPED, "no FILE: explanation, not a patch")
+        if patch.operation is not Operation.WHOLE_FILE:  # before the file is read (disk/limits.py)
+            too_big = limits.payload_problem(len(patch.payload.encode("utf-8", "surrogatepass")))
+            if too_big:
+                raise PatchError(*too_big.split(" — ", 1))
         path = normalise(patch.file)
         real, state = _file_state(root, files, patch.file, options)
         if state.stale is not None:  # only a file a prompt recorded, changed since (staleness.check)
