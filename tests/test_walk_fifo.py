@@ -52,3 +52,19 @@ def test_list_definitions_over_a_folder_with_a_fifo_answers(tmp_path: Path) -> N
     worker.join(60)
     assert answers, "list_definitions hung on a FIFO"
     assert "total" in str(answers[0])
+
+
+def test_a_symlinked_folder_that_leaves_the_root_lists_nothing_of_it(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("def total(items):\n    return sum(items)\n", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text("TOKEN = 'x'\n", encoding="utf-8")
+    (root / "src" / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "src" / "one.py").symlink_to(outside / "secret.py")
+    result = kopipasta("prompt", "src/*", "-t", "task", "--stdout", cwd=root, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "def total(items):" in result.stdout
+    assert "secret" not in result.stdout + result.stderr
+    assert "TOKEN" not in result.stdout

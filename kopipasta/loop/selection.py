@@ -7,7 +7,8 @@ honour every `.gitignore` on the way down (and `exclude` from the project
 settings), skip `.git/` and kopipasta's own `.kopipasta/`, and skip files that
 are not text (a NUL byte, or not UTF-8, in their first 8 KiB): a prompt is
 for text a model can read. Only regular files are read, without blocking:
-a FIFO or a device in the project is skipped, never waited on.
+a FIFO or a device in the project is skipped, never waited on; a file that
+resolves outside the root (through a symlink) is not listed.
 """
 
 from __future__ import annotations
@@ -90,7 +91,12 @@ def _glob(root: Path, pattern: str, ignore: _Ignore) -> Iterable[str]:
 def _text_files(root: Path, candidates: Iterable[str]) -> tuple[list[str], int]:
     texts: list[str] = []
     binary = 0
+    inside = os.path.realpath(root).rstrip(os.sep) + os.sep
     for relative in candidates:
+        # A symlink (or a folder reached through one) that leaves the root is not the project's:
+        # its name is not listed, nor refused once per file later (issue 28, item 10).
+        if not os.path.realpath(root / relative).startswith(inside):
+            continue
         if _is_text(root / relative):
             texts.append(relative)
         else:
