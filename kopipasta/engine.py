@@ -273,6 +273,10 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
         patch = plan(block)
         if patch is None:
             return Outcome(block.index, block.line, None, None, None, Status.SKIPPED, "no FILE: explanation, not a patch")
+        if patch.operation is not Operation.WHOLE_FILE:  # before the file is read (disk/limits.py)
+            too_big = limits.payload_problem(len(patch.payload.encode("utf-8", "surrogatepass")))
+            if too_big:
+                raise PatchError(*too_big.split(" — ", 1))
         path = normalise(patch.file)
         real, state = _file_state(root, files, patch.file, options)
         if state.stale is not None:  # only a file a prompt recorded, changed since (staleness.check)
@@ -288,7 +292,7 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
 
             staleness.check_file_block(patch, state.stale, edit.reading, edit.data)
         own_settings.refuse_settings_change(
-            patch.file, real, before if state.document.source.exists else None, edit.data
+            patch.file, real, before if state.document.source.exists else None, edit.data, root=root
         )
         after = state.document.after(edit.data, edit.tree)
         # The net under every reading (code/read/guard.py): nothing the block does not mention is lost.
@@ -348,7 +352,7 @@ def _file_state(root: Path, files: dict[str, _FileState], written: str, options:
             f"{shown} is outside the files this run may change (--only {' '.join(only)})",
             "widen --only, or drop this block",
         )
-    own_settings.refuse_settings_file(written, real)
+    own_settings.refuse_settings_file(written, real, root=root)
     state = files.get(real)
     if state is None:
         source = load(root, written)
@@ -420,7 +424,7 @@ def _apply_text_block(
             )
         ]
     try:
-        _refuse_settings_changes(results, files, real_of)
+        _refuse_settings_changes(results, files, real_of, root)
     except PatchError as error:
         for path in touched:
             files[path].fail(block.index)
@@ -454,7 +458,9 @@ def _apply_text_block(
     return outcomes
 
 
-def _refuse_settings_changes(results: list[FileResult], files: dict[str, _FileState], real_of: dict[str, str]) -> None:
+def _refuse_settings_changes(
+    results: list[FileResult], files: dict[str, _FileState], real_of: dict[str, str], root: Path
+) -> None:
     """A text patch may not change [tool.kopipasta] either: created, changed, deleted or renamed away."""
     for result in results:
         ends = [(result.path, result.data if result.exists else None)]
@@ -463,7 +469,7 @@ def _refuse_settings_changes(results: list[FileResult], files: dict[str, _FileSt
         for path, after in ends:
             real = real_of.get(path, path)
             source = files[real].document.source
-            own_settings.refuse_settings_change(path, real, source.data if source.exists else None, after)
+            own_settings.refuse_settings_change(path, real, source.data if source.exists else None, after, root=root)
 
 
 def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str, reading: str = "") -> Outcome:

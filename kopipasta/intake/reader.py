@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from kopipasta.disk.limits import block_limit
 from kopipasta.intake.attribution import file_name, paths_in_prose, read_info_string
 from kopipasta.intake.directives import (
     Directive,
@@ -64,6 +65,7 @@ def read_reply(text: str) -> Reply:
 
     blocks: list[Block] = []
     withdrawn = 0
+    most = block_limit()
     last_reset = -1  # the line of the last <<<RESET>>>: unfenced patches above it are withdrawn
     index = 0
     # prose[i]: line i is ordinary text, neither a fence nor inside a block. Only such a
@@ -95,6 +97,10 @@ def read_reply(text: str) -> Reply:
         for block in _make_blocks(index + 1, start + 2, opener["info"], body, named, paragraph):
             blocks.append(replace(block, cut_off=not closed, lead=lead))
             index = block.index
+        if len(blocks) > most:
+            # Past the block limit the reply is refused (engine, disk/limits.py): reading the
+            # rest would only cost time (850,000 fences were all parsed first: issue 28, item 9).
+            return Reply(blocks, withdrawn)
     if blocks:
         # What the prose says a reading may need (a definition it says it removed); one string for all blocks.
         said = "\n".join(line for line, is_prose in zip(lines, prose, strict=False) if is_prose and line.strip())

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-from kopipasta.disk.run_by_tools import run_without_asking
+from kopipasta.disk.run_by_tools import who_runs
 
 # Exact names (lowercased) that configure a formatter, linter or build tool without being dotfiles.
 _CONFIG_NAMES = frozenset({
@@ -62,7 +62,7 @@ def why_loaded(path: str) -> str | None:
         return "it is a configuration file"
     if "plugin" in name:
         return "it is named as a plugin"
-    if run_without_asking(path, None, b"\0") is not None:
+    if who_runs(path) is not None:
         return "tools run it without asking"
     return None
 

@@ -174,32 +174,65 @@ def _show(text: str) -> str:
     return repr(text)
 
 
+# How many (pattern line, file line) pairs the closest region's vote may count: the rarest
+# lines vote first, so a near-miss hunk of 5,000 lines on 50,000 stays linear (issue 28, item 6).
+_VOTE_BUDGET = 200_000
+
+
+def _prefixes(pattern_ids: list[int], line_ids: list[int]) -> list[int]:
+    """For each file index s, how many of the pattern's first lines stand at s: the Z-function, linear."""
+    text = [*pattern_ids, -1, *line_ids]
+    z = [0] * len(text)
+    left = right = 0
+    for k in range(1, len(text)):
+        if k < right:
+            z[k] = min(right - k, z[k - left])
+        while k + z[k] < len(text) and text[z[k]] == text[k + z[k]]:
+            z[k] += 1
+        if k + z[k] > right:
+            left, right = k, k + z[k]
+    return z[len(pattern_ids) + 1 :]
+
+
 def closest_difference(lines: list[str], pattern: list[str]) -> str:
-    """Why `pattern` is not in `lines`: the first line that differs in the closest region."""
-    wanted = {p.strip() for p in pattern if p.strip()}
-    positions: dict[str, list[int]] = {}
-    for j, line in enumerate(lines):
-        key = line.strip()
-        if key in wanted:
+    """Why `pattern` is not in `lines`: the first line that differs in the closest region.
+
+    Linear in the file and the hunk: each start's agreeing prefix comes from
+    one Z-function pass, and the vote on where the hunk stands counts the
+    rarest lines first, within a budget (common lines such as `}` add little).
+    """
+    ids: dict[str, int] = {}
+    pattern_ids = [ids.setdefault(p.strip(), len(ids)) for p in pattern]
+    line_ids = [ids.get(line.strip(), -2) for line in lines]  # -2: a line the pattern does not have
+    positions: dict[int, list[int]] = {}
+    for j, key in enumerate(line_ids):
+        if key >= 0:
             positions.setdefault(key, []).append(j)
+    blank = ids.get("")
+    voters = [(len(positions.get(key, ())), i) for i, key in enumerate(pattern_ids) if key != blank and key in positions]
+    voters.sort()
     scores: Counter[int] = Counter()
-    for i, p in enumerate(pattern):
-        for j in positions.get(p.strip(), ()) if p.strip() else ():
-            scores[j - i] += 1
+    budget = _VOTE_BUDGET
+    for count, i in voters:
+        if count > budget and scores:
+            break
+        scores.update([j - i for j in positions[pattern_ids[i]]])  # counted in C
+        budget -= count
     if not scores:
         return "none of its lines is in the file"
+    prefixes = _prefixes(pattern_ids, line_ids)
+
     def prefix(start: int) -> int:
         """How many of the pattern's first lines stand at `start` (whitespace aside)."""
-        count = 0
-        while count < len(pattern) and 0 <= start + count < len(lines):
-            if lines[start + count].strip() != pattern[count].strip():
-                break
-            count += 1
-        return count
+        return prefixes[start] if 0 <= start < len(lines) else 0
 
     # The region that agrees longest from its first line wins: the line after is where the
     # hunk went wrong. Between equals, the one sharing the most lines, then the first.
-    start = max(scores, key=lambda s: (prefix(s), scores[s], -s))
+    # A start whose first line was too common to vote still competes on its prefix.
+    candidates = set(scores)
+    if pattern_ids[0] != blank and pattern_ids[0] in positions:
+        candidates.update(positions[pattern_ids[0]])
+    start = max(candidates, key=lambda s: (prefix(s), scores[s], -s))
     shown = max(start, 0)
     first_whitespace: int | None = None
     for i, p in enumerate(pattern):
