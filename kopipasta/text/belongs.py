@@ -34,6 +34,7 @@ def named_in_prose(block: Block, root: Path) -> Block:
     for paths, payload in (
         (block.prose_paths, block.payload),
         (block.comment_paths, block.payload.split("\n", 1)[1] if "\n" in block.payload else ""),
+        (block.paragraph_paths, block.payload),
     ):
         try:
             candidates = existing_files(root, paths) if paths and payload.strip() else []
