@@ -171,7 +171,7 @@ def _apply_blocks(
     # "Option 1 / Option 2" on one definition: the user picks (issue 19); those not picked are left out.
     choices = find_alternatives([b for b in blocks if b.index not in options.leave_out])
     for block in blocks:
-        if block.file is None and (block.prose_paths or block.comment_paths):
+        if block.file is None and (block.prose_paths or block.comment_paths or block.paragraph_paths):
             block = _named_in_prose(block, root)
         if block.index in options.leave_out:
             outcomes.append(

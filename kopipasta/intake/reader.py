@@ -14,7 +14,12 @@ import re
 from dataclasses import dataclass, replace
 
 from kopipasta.disk.limits import block_limit
-from kopipasta.intake.attribution import file_name, paths_in_prose, read_info_string
+from kopipasta.intake.attribution import (
+    file_name,
+    paths_in_paragraph,
+    paths_in_prose,
+    read_info_string,
+)
 from kopipasta.intake.directives import (
     Directive,
     NearMiss,
@@ -213,9 +218,12 @@ def _make_blocks(
         split = _next_file(body, header.end) if file and not any(k in TARGET_KEYS for k, _ in directives) else None
         prose_paths: tuple[str, ...] = ()
         comment_paths: tuple[str, ...] = ()
+        paragraph_paths: tuple[str, ...] = ()
         if file is None and not blocks:
             # Named, perhaps, by the sentence above or the first comment line: the engine decides.
             prose_paths = paths_in_prose(paragraph)
+            paragraph_paths = paths_in_paragraph(paragraph)
+            paragraph_paths = paragraph_paths if set(paragraph_paths) != set(prose_paths) else ()
             if read.language.lower() not in _NO_PATH_COMMENT:
                 comment_paths = _paths_in_first_comment(body, header.end)
         blocks.append(
@@ -229,6 +237,7 @@ def _make_blocks(
                 malformed=(near_miss.line, near_miss.suggestion, near_miss.value) if near_miss else None,
                 prose_paths=prose_paths,
                 comment_paths=comment_paths,
+                paragraph_paths=paragraph_paths,
             )
         )
         if split is None:

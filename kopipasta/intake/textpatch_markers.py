@@ -26,6 +26,8 @@ def may_be_text_patch(block: Block) -> bool:
     payload = block.payload
     if '"old_string"' in payload or '"edits"' in payload:
         return True  # a JSON edit as Claude Code writes it (json_edit.py)
+    if (payload.startswith("-") or "\n-" in payload) and (payload.startswith("+") or "\n+" in payload):
+        return True  # `-` and `+` lines: perhaps a diff without its `@@` (headerless_diff)
     return any(marker in payload for marker in MARKER_SUBSTRINGS)
 
 

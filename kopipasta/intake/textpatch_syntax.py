@@ -77,6 +77,9 @@ class Hunk:
     at_end: bool = False  # envelope `*** End of File`: the old text ends the file
     padded: int = 0  # blank context lines put back from the header's counts (see _diff_hunks)
     replace_all: bool = False  # Claude Code's `replace_all`: every place the old text stands (text/midline.py)
+    # A diff without `@@` whose context lines start with a space: those lines read as the file has
+    # them (the space part of the text), where `lines` reads the space as unified diff's prefix.
+    alternative: tuple[tuple[str, str], ...] | None = None
 
     @property
     def old(self) -> list[str]:
@@ -165,6 +168,55 @@ def _first_form(lines: list[str], info: str) -> str | None:
     return None
 
 
+def headerless_diff(lines: list[str]) -> bool:
+    """A run of `-` and `+` lines with no `@@` header (issue 24): both kinds, nothing that is a header.
+
+    Context may keep unified diff's leading space or stand as the file has it (a line at the
+    margin). Both kinds are required: a YAML or markdown list is `-` lines alone, and code
+    never starts lines with both `-` and `+` at the margin.
+    """
+    marked = [line for line in lines if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))]
+    if not any(line[:1] == "+" for line in marked) or not any(line[:1] == "-" for line in marked):
+        return False
+    if any(line.startswith("@@") and _HUNK_HEADER.match(line) for line in lines):
+        return False
+    # Not a markdown rule, table or fence: `---` alone, `+--+`, and git or envelope lines are no diff body.
+    return not any(line.strip() in ("---", "+++") or line.startswith(("diff --git ", "*** ", "```")) for line in lines)
+
+
+def _with_alternatives(files: list[FilePatch], others: list[FilePatch]) -> list[FilePatch]:
+    """Each hunk of `files` with the same hunk of `others` (the other reading of its context) beside it."""
+    paired: list[FilePatch] = []
+    for fp, other in zip(files, others, strict=True):
+        hunks = tuple(
+            replace(h, alternative=o.lines) if o.lines != h.lines else h for h, o in zip(fp.hunks, other.hunks, strict=True)
+        )
+        paired.append(replace(fp, hunks=hunks))
+    return paired
+
+
+def _as_hunk_body(lines: list[str]) -> list[str]:
+    """A headerless diff with an `@@` opening each file's one hunk, context at the margin prefixed with its space."""
+    out: list[str] = []
+    opened = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            out.extend((line, lines[i + 1], "@@"))
+            opened, i = True, i + 2
+            continue
+        if not opened and line.strip() and _path_line(line) is not None and line[:1] not in " +-":
+            out.append(line)  # a path or FILE line above the run names its file
+        else:
+            if not opened and line.strip():
+                out.append("@@")
+                opened = True
+            out.append(line if line == "" or line[:1] in " +-\\" else " " + line)
+        i += 1
+    return out
+
+
 def read_text_patch(block: Block) -> TextPatch | None:
     """The block's text patch, or None when its payload carries no text-patch markers.
 
@@ -194,6 +246,9 @@ def read_text_patch(block: Block) -> TextPatch | None:
     lines = block.payload.split("\n")
     marker_lines = _marker_lines(block)
     form = _first_form(marker_lines, block.info)
+    headerless = form is None and not targeted and not (file or "").lower().endswith(_DOC_FILES) and headerless_diff(lines)
+    if headerless:
+        form = DIFF
     where = f"Block {block.index} (line {block.line})" + (f" for {file}" if file else "")
     if form is None:
         if any(line.startswith("<<<<<<<") and _CONFLICT_OPEN.match(line) for line in marker_lines) and any(
@@ -212,7 +267,12 @@ def read_text_patch(block: Block) -> TextPatch | None:
         else:
             code = [k for k, line in enumerate(lines) if line.strip()]
             first = lines[code[0]] if code else ""
-            if first[:1] in " +-" and not (
+            if headerless or headerless_diff(lines):
+                # `-`/`+` lines with no `@@`: one hunk per file, its context read both ways.
+                files = _with_alternatives(_parse_diff(_as_hunk_body(lines), file), _parse_diff(_as_hunk_body(
+                    [" " + line if line[:1] == " " else line for line in lines]), file))
+                return TextPatch(form, tuple(files))
+            elif first[:1] in " +-" and not (
                 first.startswith("--- ") and code[0] + 1 < len(lines) and lines[code[0] + 1].startswith("+++ ")
             ):
                 lines = ["@@", *lines]  # a diff fence of bare +/- lines: one hunk without a header

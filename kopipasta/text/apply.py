@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from kopipasta.code.layout.indent import Unit, detect_unit
-from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
+from kopipasta.errors import AmbiguousTarget, PatchError, PayloadError, TargetNotFound
 from kopipasta.intake.textpatch_syntax import DIFF, ENVELOPE, SEARCH_REPLACE, Hunk
 from kopipasta.text.matcher import (
     INDENT,
@@ -353,6 +353,10 @@ def apply_hunks(text: str, hunks: tuple[Hunk, ...], *, form: str, path: str, new
         if expected is not None and hunk.old_start == 0:
             expected = None
         label = hunk_label(form, path, hunk)
+        if hunk.alternative is not None:
+            tiers.append(_apply_either(lines, hunk, label=label, file_unit=file_unit, newline=newline, path=path))
+            delta += len(hunk.new) - len(hunk.old)
+            continue
         try:
             tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline, path=path,
                               midline=form == SEARCH_REPLACE)
@@ -366,6 +370,38 @@ def apply_hunks(text: str, hunks: tuple[Hunk, ...], *, form: str, path: str, new
         tiers.append(tier)
         delta += len(hunk.new) - len(hunk.old)
     return lines.text(newline), tiers
+
+
+def _apply_either(lines: Lines, hunk: Hunk, *, label: str, file_unit: Unit | None, newline: str, path: str) -> str:
+    """A diff hunk without `@@` whose context reads two ways (space as prefix, or as the file's text).
+
+    Each reading is tried on its own copy; the one that applies is kept. Both applying
+    with different bytes is a reply that says two things: refused, never guessed.
+    """
+    done: list[tuple[Lines, str]] = []
+    failures: list[PatchError] = []
+    for reading in (hunk.lines, hunk.alternative):
+        assert reading is not None
+        trial = Lines(list(lines.texts), list(lines.ends), lines.final_newline)
+        try:
+            tier = apply_hunk(trial, replace(hunk, lines=reading, alternative=None), label=label, expected=None,
+                              file_unit=file_unit, newline=newline, path=path)
+        except PatchError as error:
+            failures.append(error)
+            continue
+        done.append((trial, tier))
+    if not done:
+        # The reading that found its lines (several times, say) tells more than one that found none.
+        raise next((f for f in failures if not isinstance(f, TargetNotFound)), failures[0])
+    if len(done) == 2 and (done[0][0].texts, done[0][0].ends) != (done[1][0].texts, done[1][0].ends):
+        raise AmbiguousTarget(
+            f"{label} has no @@ header and its context lines read two ways (with or without their first space), "
+            "each changing the file differently",
+            "nothing was written; send the diff with its @@ header, or as a search/replace block",
+        )
+    chosen, tier = done[0]
+    lines.texts[:], lines.ends[:], lines.final_newline = chosen.texts, chosen.ends, chosen.final_newline
+    return tier
 
 
 def created_text(hunks: tuple[Hunk, ...], *, final_newline: bool) -> str:

@@ -112,16 +112,19 @@ def _indent_shift(window: list[str], pattern: list[str], hunk_unit: Unit | None,
     # added lines deeper than the context take the file's unit per level), even where a constant
     # number of columns would map the old lines too: a 2-space hunk at depth 1 in a 4-space file
     # is 2 columns off, but its depth-2 lines belong at 8 columns, not 6.
-    # Only when the old lines themselves show the hunk's unit (two depths at least): a unit guessed
-    # from one depth, or from the added lines, would turn a plain column shift into a wrong one.
-    if hunk_unit is not None and file_unit is not None and hunk_unit != file_unit and (
-        detect_unit([p for p in pattern if p.strip()]) == hunk_unit
-    ):
+    # Only when the old lines themselves show the hunk's unit (two depths at least), or stand at one
+    # depth that is the file's depth counted in levels (`  x` for `    x`: the whole hunk written
+    # in 2-space steps, its added lines' steps giving the unit, issue 25). A unit guessed from
+    # the added lines where the levels differ too would turn a plain column shift into a wrong one.
+    if hunk_unit is not None and file_unit is not None and hunk_unit != file_unit:
+        old_unit = detect_unit([p for p in pattern if p.strip()])
         differences: set[int | None] = set()
         for p, f in pairs:
             level_p, level_f = _levels(p, hunk_unit), _levels(f, file_unit)
             differences.add(None if level_p is None or level_f is None else level_f - level_p)
-        if len(differences) == 1 and None not in differences:
+        if len(differences) == 1 and None not in differences and (old_unit == hunk_unit or (
+            old_unit is None and differences == {0} and hunk_unit.text != "\t" and file_unit.text != "\t"
+        )):
             return Shift(levels=differences.pop(), hunk_unit=hunk_unit, file_unit=file_unit)
     chars = set("".join(p + f for p, f in pairs))
     if len(chars) <= 1:
