@@ -175,7 +175,7 @@ def _apply_blocks(
             block = _named_in_prose(block, root)
         if block.index in options.leave_out:
             outcomes.append(
-                Outcome(block.index, block.line, block.file, None, None, Status.SKIPPED, "not chosen: another alternative was")
+                Outcome(block.index, block.line, block.file, None, None, Status.SKIPPED, "left out: you chose another of the alternatives")
             )
             continue
         choice = choices.get(block.index)
@@ -236,14 +236,17 @@ def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: 
 def _offered(block: Block, choice: Choice) -> Outcome:
     """A block the reply offers as one of several alternatives for a definition: not applied."""
     shown = " or ".join(f"block {i}" for i in choice.blocks)
-    return _failed(
+    # One message for every block of the choice (the report prints it once), under the
+    # definition's name: it is one question, which of them, not one failure per block.
+    outcome = _failed(
         block,
         None,
-        f"Cannot apply block {block.index} to {block.file}: the reply offers alternatives for {choice.name}: {shown}, "
-        "and which one it means is not certain",
-        "keep the block you choose and delete the others from the reply, then apply it again",
+        f"{block.file}: the reply offers alternatives for {choice.name}: {shown}, and which one it means is not certain",
+        "keep the block you choose and delete the others from the reply, then apply it again "
+        "(the session offers them as keys 1, 2, …)",
         ALTERNATIVES_OFFERED,
     )
+    return replace(outcome, operation=Operation.REPLACE_NODE, target=choice.name)
 
 
 def _cut_off(block: Block) -> Outcome:

@@ -229,7 +229,7 @@ def test_refusals_dry_runs_and_malformed_arguments(project: Path) -> None:
             "replace_definition", {"file": "app/cart.py", "target": "Cart.totl", "code": "def totl(self):\n    return 0\n"}
         )
         assert missing.is_error
-        assert text_of(missing) == "Node 'Cart.totl' not found in AST of app/cart.py — did you mean 'Cart.total'?"
+        assert text_of(missing) == "`Cart.totl` not found in app/cart.py — did you mean 'Cart.total'?"
         assert missing.structured_content["blocks"][0]["hint"] == "did you mean 'Cart.total'?"
         assert missing.structured_content["files"] == []
 
@@ -245,7 +245,7 @@ def test_refusals_dry_runs_and_malformed_arguments(project: Path) -> None:
 
         unknown = await client.call_tool("read_definition", {"file": "app/cart.py", "target": "nothing_here"})
         assert unknown.is_error
-        assert text_of(unknown).startswith("Node 'nothing_here' not found in AST of app/cart.py — ")
+        assert text_of(unknown).startswith("`nothing_here` not found in app/cart.py — ")
         assert 'list_definitions(["app/cart.py"])' in text_of(unknown)
 
         assert cart.read_bytes() == original

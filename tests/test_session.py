@@ -257,13 +257,13 @@ def test_after_a_failure_f_copies_a_correction_and_w_keeps_what_worked(tmp_path:
         assert "✅ would apply" not in shown  # held back by the failure: skipped, not "would apply"
 
         shown = term.key("p", "w writes the 1 block that succeeded.")
-        assert "❌ Node 'gret_all' not found in AST of app.py" in shown
+        assert "❌ `gret_all` not found in app.py" in shown
         assert "1 skipped, 1 failed. nothing written." in shown
         assert (root / "app.py").read_bytes() == ORIGINAL
 
         shown = term.key("f", "📋 Correction copied (1 failed block)")
         correction = xclip(display, "-o")
-        assert "- block 2 (FILE: app.py, TARGET_NODE: function gret_all): Node 'gret_all' not found" in correction
+        assert "- block 2 (FILE: app.py, TARGET_NODE: function gret_all): `gret_all` not found" in correction
         assert "- block 1 (FILE: app.py, TARGET_NODE: function greet)" in correction
         assert "- app.py: function greet, function other" in correction
         assert "Resend only these blocks" in correction
@@ -470,7 +470,11 @@ def test_alternatives_are_refused_then_offered_as_a_choice(tmp_path: Path) -> No
         term.child.sendeof()
         term.wait_for("1 applies block 1, 2 applies block 2 (the other left out)")
         shown = term.step_output()
-        assert "the reply offers alternatives for greet: block 1 or block 2" in shown
+        # Said once for both blocks, under the definition's name, with the session's answer: a key.
+        assert shown.count("❌ app.py: the reply offers alternatives for greet: block 1 or block 2, and which one it "
+                           "means is not certain — press 1 or 2 to apply the one you want") == 1
+        assert "delete the others from the reply" not in shown
+        assert re.search(r"^1 +app\.py +greet +❌ failed", shown, flags=re.MULTILINE), shown
         assert (root / "app.py").read_bytes() == ORIGINAL
 
         shown = term.key("2", "u undoes this apply.")

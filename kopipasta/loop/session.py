@@ -367,9 +367,8 @@ class Session:
 
         self.choice, self.left_out = (), leave_out
         try:
-            report = _with_session_hints(
-                apply_reply(text, self.root, dry_run=dry_run, documents=self.documents, leave_out=leave_out)
-            )
+            report = apply_reply(text, self.root, dry_run=dry_run, documents=self.documents, leave_out=leave_out)
+            report = _with_session_hints(report, _alternatives(text, report, leave_out))
         except (OSError, journal.JournalError) as error:
             self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return
@@ -500,13 +499,20 @@ STALE = "StaleTarget"  # staleness.StaleTarget's name, as Outcome.failure_kind h
 STALE_HINT = "press r to re-copy the prompt with the current code, or f to send the model just that code"
 
 
-def _with_session_hints(report: Report) -> Report:
-    """The report, its stale targets' hints naming the session's keys instead of `--force`."""
-    if not any(o.failure_kind == STALE for o in report.outcomes):
+def _with_session_hints(report: Report, choice: tuple[int, ...] = ()) -> Report:
+    """The report, its hints naming the session's keys: for a stale target instead of `--force`,
+    for alternatives (`choice`, the blocks keys 1, 2, … apply) instead of editing the reply."""
+    from kopipasta.intake.alternatives import ALTERNATIVES_OFFERED
+
+    keys = " or ".join(str(k) for k in range(1, len(choice) + 1))
+    hints = {STALE: STALE_HINT, **({ALTERNATIVES_OFFERED: f"press {keys} to apply the one you want"} if choice else {})}
+    if not any(o.failure_kind in hints for o in report.outcomes):
         return report
     from dataclasses import replace
 
-    outcomes = tuple(replace(o, hint=STALE_HINT) if o.failure_kind == STALE else o for o in report.outcomes)
+    outcomes = tuple(
+        replace(o, hint=hints[o.failure_kind]) if o.failure_kind in hints else o for o in report.outcomes
+    )
     return replace(report, outcomes=outcomes)
 
 
