@@ -8,6 +8,7 @@ form. Rows a–e keep the meaning they had in the README's history.
 
 from __future__ import annotations
 
+import ast
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,9 @@ class Scenario:
     must_print: list[str] = field(default_factory=list)
     original_reply: str | None = None
     exit_code: int = 0  # an apply row that must be refused (a bound, issue 18) expects 1
+    # A row whose goal is against another reply of ours on the same files (the `TARGET_NODE`
+    # comparator): that reply, its edits and the bytes they leave.
+    baseline: Scenario | None = None
 
     @property
     def expected(self) -> dict[str, str]:
@@ -245,3 +249,44 @@ def six_hundred_hunks() -> Scenario:
     edits = [Edit(path, f"y{i} = 1", f"y{i} = 2", "python", "expression_statement", f"y{i}", "") for i in range(600)]
     return Scenario(files=files, reply=f"```\n# FILE: {path}\n{sections}```\n", edits=edits,
                     must_print=["+600 -600"])
+
+
+def _logged_function(path: str, text: str, node: ast.FunctionDef) -> Edit:
+    """A top-level function with `log.debug("lazy NAME")` first in its body (after a docstring)."""
+    lines = text.split("\n")
+    body = node.body
+    docstring = isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant)
+    after = (body[0].end_lineno or body[0].lineno) if docstring and len(body) > 1 else body[0].lineno - 1
+    first = lines[body[1 if docstring and len(body) > 1 else 0].lineno - 1]
+    indent = first[: len(first) - len(first.lstrip())]
+    start, end = node.lineno - 1, node.end_lineno or node.lineno
+    old = "\n".join(lines[start:end])
+    new = "\n".join([*lines[start:after], f'{indent}log.debug("lazy {node.name}")', *lines[after:end]])
+    return Edit(path, old, new, "python", "function_definition", node.name, f"function {node.name}")
+
+
+def lazy_six_runs() -> Scenario:
+    """A ~200-line lazy-edit snippet (issue 24): six changed functions of a 2,000-line file between
+    `# ... existing code ...` placeholders. Its `baseline` is one `TARGET_NODE` block on the same
+    file, changing the first of them: the row's goal is the snippet in at most 1.5x its time."""
+    path = "vendor/big.py"
+    text = realcode.big_python_file(2_000)
+    tree = ast.parse(text)
+    names = [n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    candidates = [
+        node for node in tree.body
+        if isinstance(node, ast.FunctionDef) and names.count(node.name) == 1 and not node.decorator_list
+        and 15 <= (node.end_lineno or node.lineno) - node.lineno + 1 <= 50
+    ]
+    assert len(candidates) >= 6, "the 2,000-line file has fewer than 6 functions of 15-50 lines"
+    step = len(candidates) / 6
+    edits = [_logged_function(path, text, candidates[int(i * step)]) for i in range(6)]
+    payload = []
+    for edit in edits:
+        payload += ["# ... existing code ...", "", edit.new, ""]
+    snippet = "\n".join([*payload, "# ... existing code ..."])
+    assert 150 <= snippet.count("\n") + 1 <= 250, snippet.count("\n")
+    files = {path: text}
+    reply = f"Log each stream helper as it runs:\n\n```python\n# FILE: {path}\n{snippet}\n```\n"
+    baseline = one_edit(files, edits[0], edits[0].new + "\n")
+    return Scenario(files=files, reply=reply, edits=edits, baseline=baseline)

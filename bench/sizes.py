@@ -53,6 +53,40 @@ def many_blocks(count: int) -> Callable[[Path, float], str]:
     return make
 
 
+def near_miss_search(file_lines: int, hunk_lines: int) -> Callable[[Path, float], str]:
+    """A SEARCH of `hunk_lines` copied from a file of `file_lines`, one line wrong: refused, with the closest line."""
+
+    def make(root: Path, scale: float) -> str:
+        count, size = int(file_lines * scale), int(hunk_lines * scale)
+        functions = (count + 4) // 5
+        lines = [
+            line for i in range(functions)
+            for line in (f"def f{i}(x):", "    if x:", "        return 1", "    return 0", "")
+        ][:count]
+        (root / "big.py").write_text("\n".join(lines) + "\n")
+        start = count // 4
+        hunk = lines[start : start + size]
+        hunk[size // 2] = "    return 2"
+        return "big.py\n```\n<<<<<<< SEARCH\n" + "\n".join(hunk) + "\n=======\nX = 1\n>>>>>>> REPLACE\n```\n"
+
+    return make
+
+
+def fences(count: int) -> Callable[[Path, float], str]:
+    def make(root: Path, scale: float) -> str:
+        return "```\n```\n" * (int(count * scale) // 2)
+
+    return make
+
+
+def envelope_files(count: int) -> Callable[[Path, float], str]:
+    def make(root: Path, scale: float) -> str:
+        files = "".join(f"*** Add File: gen/f{i}.py\n+x = {i}\n" for i in range(int(count * scale)))
+        return f"```\n*** Begin Patch\n{files}*** End Patch\n```\n"
+
+    return make
+
+
 CASES: dict[str, Callable[[Path, float], str]] = {
     "50,000-char header line": header_line,
     "100k-line TARGET_NODE payload": long_payload(100_000),
@@ -62,6 +96,11 @@ CASES: dict[str, Callable[[Path, float], str]] = {
     "50 MB whole-file payload": whole_file(50),
     "500 blocks on one 500-function file": many_blocks(500),
     "10k blocks on one 10k-function file": many_blocks(10_000),
+    "7 MB TARGET_NODE payload": long_payload(350_000),
+    "850,000 fences": fences(850_000),
+    "5,000 new files in one envelope": envelope_files(5_000),
+    "near-miss SEARCH, 2,000 lines on 20,000": near_miss_search(20_000, 2_000),
+    "near-miss SEARCH, 5,000 lines on 50,000": near_miss_search(50_000, 5_000),
 }
 
 

@@ -5,6 +5,7 @@
 - `stack`: `python -c "import click, tree_sitter"`, the floor a click CLI on Tree-sitter pays;
 - `no-cli`: bench/without_cli.py — the same apply through the engine, without click;
 - `bare`: bench/bare_splice.py — parse, splice at a known offset, incremental reparse, atomic write;
+- `target-node`: ours on the scenario's `baseline` reply, a `TARGET_NODE` block on the same files;
 - `parse`: bench/bare_parse.py — import, parse, exit (the peak-memory floor);
 - `ast-grep`: `ast-grep scan --rule RULES --update-all FILE…`, a rule per edit naming the node kind\n  and name (and, with several edits, its file);
 - `original`: the original kopipasta 0.70.0 (`kopipasta apply REPLY --json --dirty-ok`),
@@ -130,6 +131,17 @@ def ours(scenario: Scenario, scratch: Path, python: str, json_report: bool) -> T
     command = [*kopipasta, scenario.command, *scenario.arguments, "--root", str(work)]
     files = scenario.files
     return Tool("ours", command, work, lambda: write_project(work, files), output_checker("ours", scenario.must_print))
+
+
+def target_node(scenario: Scenario, scratch: Path, python: str, json_report: bool) -> Tool | None:
+    """Ours on the scenario's `baseline` reply (a `TARGET_NODE` block on the same files), checked the same way."""
+    if scenario.baseline is None:
+        return None
+    folder = scratch / "target-node"
+    folder.mkdir(parents=True, exist_ok=True)
+    tool = ours(scenario.baseline, folder, python, json_report)
+    tool.name = "target-node"
+    return tool
 
 
 def without_cli(scenario: Scenario, scratch: Path, python: str) -> Tool | None:

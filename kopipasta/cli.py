@@ -309,11 +309,14 @@ def apply(
 
         extra: dict[str, object] = {}
         if formatter:
-            extra["format"] = _format(formatter, root, report, dry_run, entry_before, sys.stderr).to_json()
+            formatted = _format(formatter, root, report, dry_run, entry_before, sys.stderr)
+            extra["format"] = formatted.to_json()
+            status = _with_held(status, formatted.held)
         if verify_command is not None:
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, sys.stderr)
-            status = _with_verify(status, checked.failed)
-            extra.update({"exit_status": status, "verify": checked.to_json()})
+            status = _with_held(_with_verify(status, checked.failed), checked.held)
+            extra["verify"] = checked.to_json()
+        extra["exit_status"] = status
         if feedback:
             extra["feedback"] = message
         _echo_data(report_json(report, dry_run=dry_run, extra=extra, show_diff=diff is True))
@@ -326,14 +329,16 @@ def apply(
         print_report(make_console(stderr=piped_feedback), report, dry_run=dry_run, show_diff=show_diff)
         if formatter:
             output = sys.stderr if piped_feedback else sys.stdout
-            click.echo(_format(formatter, root, report, dry_run, entry_before, output).summary(), err=piped_feedback)
+            formatted = _format(formatter, root, report, dry_run, entry_before, output)
+            click.echo(formatted.summary(), err=piped_feedback)
+            status = _with_held(status, formatted.held)
         if verify_command is not None:
             output = sys.stderr if piped_feedback else sys.stdout
             checked = _verify(verify_command, root, report, dry_run, entry_before, revert_on_fail, output)
             _echo(checked.summary(), err=piped_feedback)
             if checked.revert_line():
                 _echo(checked.revert_line(), err=piped_feedback)
-            status = _with_verify(status, checked.failed)
+            status = _with_held(_with_verify(status, checked.failed), checked.held)
         if piped_feedback:
             if message:
                 _echo_data(message, nl=False)
@@ -421,6 +426,13 @@ def _verify(
         entry=entry if entry != entry_before else None,
         revert_on_fail=revert_on_fail,
     )
+
+
+def _with_held(status: int, held: str) -> int:
+    """A format or verify step held back by a file this apply wrote is exit 4, unless 1 or 2 came first."""
+    from kopipasta.report import EXIT_FAILED, EXIT_NO_PATCH, EXIT_STEP_HELD
+
+    return EXIT_STEP_HELD if held and status not in (EXIT_FAILED, EXIT_NO_PATCH) else status
 
 
 def _with_verify(status: int, verify_failed: bool) -> int:
@@ -677,8 +689,22 @@ delete_definition, set_value, apply_reply, undo. Every edit tool takes dry_run;
 every result lists each file written with its sha256 before and after, the
 lines that changed and the diff. A refused edit (target missing or ambiguous,
 code that would not parse) is an error result with the reason and the fix, and
-writes nothing. Needs the SDK: pip install 'kopipasta[mcp]'.
+writes nothing. Needs the MCP SDK, the `mcp` extra: in kopipasta's clone,
+pip install -e '.[mcp]' (`pip install kopipasta` from the package index
+fetches a different, older program).
 """
+
+
+def _install_extra(extra: str) -> str:
+    """The line that installs `extra` into this kopipasta: its clone's path when it runs from one.
+
+    Never `pip install 'kopipasta[…]'`: the package index's kopipasta is another program.
+    """
+    clone = Path(__file__).resolve().parent.parent
+    with contextlib.suppress(OSError):
+        if 'name = "kopipasta"' in (clone / "pyproject.toml").read_text(encoding="utf-8"):
+            return f"pip install -e '{clone}[{extra}]'"
+    return f"in kopipasta's clone, run pip install -e '.[{extra}]'"
 
 
 @main.command("mcp", epilog=MCP_EPILOG, short_help="Serve kopipasta's edit tools to a coding agent (MCP, stdio).")
@@ -696,7 +722,7 @@ def mcp_command(root: Path) -> None:
     try:
         from kopipasta.agents.server import serve
     except ImportError as error:
-        fail(f"kopipasta mcp needs the MCP SDK ({error.name or error}): pip install 'kopipasta[mcp]'", 1)
+        fail(f"kopipasta mcp needs the MCP SDK ({error.name or error}): {_install_extra('mcp')}", 1)
     from kopipasta.startup.shortrun import pace_for_a_long_run
 
     pace_for_a_long_run()  # a server runs for hours: the collector's usual pace, the ordinary exit
@@ -805,7 +831,7 @@ def _picked(root: Path, task: str, outline: tuple[str, ...]) -> tuple[tuple[str,
             "(the file picker needs a terminal on stdin and stdout)",
             2,
         )
-    from kopipasta.loop.picker import PickerUnavailable, choose
+    from kopipasta.loop.picker import Left, PickerUnavailable, choose
 
     settings = _settings(root)
     try:
@@ -813,8 +839,12 @@ def _picked(root: Path, task: str, outline: tuple[str, ...]) -> tuple[tuple[str,
     except PickerUnavailable as error:
         fail(str(error), 2)
         raise AssertionError("unreachable") from None
-    if chosen is None:
-        click.echo("No files picked: nothing copied. Bye.")
+    if isinstance(chosen, Left):
+        if chosen.ticked:
+            files = f"{chosen.ticked} file{'s' if chosen.ticked != 1 else ''}"
+            click.echo(f"Left the picker: {files} ticked, kept for next time; no prompt copied. Bye.")
+        else:
+            click.echo("Left the picker with no file ticked: no prompt copied. Bye.")
         sys.exit(0)
     return chosen.files, chosen.task, (*outline, *("/" + f for f in chosen.outline))  # "/": this file, not its namesakes
 

@@ -171,11 +171,11 @@ def _apply_blocks(
     # "Option 1 / Option 2" on one definition: the user picks (issue 19); those not picked are left out.
     choices = find_alternatives([b for b in blocks if b.index not in options.leave_out])
     for block in blocks:
-        if block.file is None and (block.prose_paths or block.comment_paths):
+        if block.file is None and (block.prose_paths or block.comment_paths or block.paragraph_paths):
             block = _named_in_prose(block, root)
         if block.index in options.leave_out:
             outcomes.append(
-                Outcome(block.index, block.line, block.file, None, None, Status.SKIPPED, "not chosen: another alternative was")
+                Outcome(block.index, block.line, block.file, None, None, Status.SKIPPED, "left out: you chose another of the alternatives")
             )
             continue
         choice = choices.get(block.index)
@@ -236,14 +236,17 @@ def _hold_file(root: Path, files: dict[str, _FileState], block: Block, options: 
 def _offered(block: Block, choice: Choice) -> Outcome:
     """A block the reply offers as one of several alternatives for a definition: not applied."""
     shown = " or ".join(f"block {i}" for i in choice.blocks)
-    return _failed(
+    # One message for every block of the choice (the report prints it once), under the
+    # definition's name: it is one question, which of them, not one failure per block.
+    outcome = _failed(
         block,
         None,
-        f"Cannot apply block {block.index} to {block.file}: the reply offers alternatives for {choice.name}: {shown}, "
-        "and which one it means is not certain",
-        "keep the block you choose and delete the others from the reply, then apply it again",
+        f"{block.file}: the reply offers alternatives for {choice.name}: {shown}, and which one it means is not certain",
+        "keep the block you choose and delete the others from the reply, then apply it again "
+        "(the session offers them as keys 1, 2, …)",
         ALTERNATIVES_OFFERED,
     )
+    return replace(outcome, operation=Operation.REPLACE_NODE, target=choice.name)
 
 
 def _cut_off(block: Block) -> Outcome:
@@ -273,6 +276,10 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
         patch = plan(block)
         if patch is None:
             return Outcome(block.index, block.line, None, None, None, Status.SKIPPED, "no FILE: explanation, not a patch")
+        if patch.operation is not Operation.WHOLE_FILE:  # before the file is read (disk/limits.py)
+            too_big = limits.payload_problem(len(patch.payload.encode("utf-8", "surrogatepass")))
+            if too_big:
+                raise PatchError(*too_big.split(" — ", 1))
         path = normalise(patch.file)
         real, state = _file_state(root, files, patch.file, options)
         if state.stale is not None:  # only a file a prompt recorded, changed since (staleness.check)
@@ -288,7 +295,7 @@ def _apply_block(block: Block, root: Path, files: dict[str, _FileState], options
 
             staleness.check_file_block(patch, state.stale, edit.reading, edit.data)
         own_settings.refuse_settings_change(
-            patch.file, real, before if state.document.source.exists else None, edit.data
+            patch.file, real, before if state.document.source.exists else None, edit.data, root=root
         )
         after = state.document.after(edit.data, edit.tree)
         # The net under every reading (code/read/guard.py): nothing the block does not mention is lost.
@@ -348,7 +355,7 @@ def _file_state(root: Path, files: dict[str, _FileState], written: str, options:
             f"{shown} is outside the files this run may change (--only {' '.join(only)})",
             "widen --only, or drop this block",
         )
-    own_settings.refuse_settings_file(written, real)
+    own_settings.refuse_settings_file(written, real, root=root)
     state = files.get(real)
     if state is None:
         source = load(root, written)
@@ -376,6 +383,9 @@ def _apply_text_block(
     block: Block, text_patch: TextPatch, root: Path, files: dict[str, _FileState], options: _Options
 ) -> list[Outcome]:
     """A diff, search/replace or envelope block (PROTOCOL.md §8): every file it touches, or none."""
+    from kopipasta.text.rooted import rooted
+
+    text_patch = rooted(text_patch, root)  # Claude Code's absolute paths
     touched: list[str] = []
     real_of: dict[str, str] = {}  # the block's normalised paths → their documents' keys
 
@@ -417,7 +427,7 @@ def _apply_text_block(
             )
         ]
     try:
-        _refuse_settings_changes(results, files, real_of)
+        _refuse_settings_changes(results, files, real_of, root)
     except PatchError as error:
         for path in touched:
             files[path].fail(block.index)
@@ -451,7 +461,9 @@ def _apply_text_block(
     return outcomes
 
 
-def _refuse_settings_changes(results: list[FileResult], files: dict[str, _FileState], real_of: dict[str, str]) -> None:
+def _refuse_settings_changes(
+    results: list[FileResult], files: dict[str, _FileState], real_of: dict[str, str], root: Path
+) -> None:
     """A text patch may not change [tool.kopipasta] either: created, changed, deleted or renamed away."""
     for result in results:
         ends = [(result.path, result.data if result.exists else None)]
@@ -460,7 +472,7 @@ def _refuse_settings_changes(results: list[FileResult], files: dict[str, _FileSt
         for path, after in ends:
             real = real_of.get(path, path)
             source = files[real].document.source
-            own_settings.refuse_settings_change(path, real, source.data if source.exists else None, after)
+            own_settings.refuse_settings_change(path, real, source.data if source.exists else None, after, root=root)
 
 
 def _failed(block: Block, patch: Patch | None, message: str, hint: str, kind: str, reading: str = "") -> Outcome:

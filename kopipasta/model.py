@@ -51,6 +51,9 @@ class Block:
     # The same from the payload's first line, a comment (`# In app/utils.py`) that goes
     # with the attribution when it is taken.
     comment_paths: tuple[str, ...] = ()
+    # Every path the whole paragraph above names, when that is more than `prose_paths`
+    # (the last sentence's): tried after them ("In `day.tsx`: … It uses `lib/time.ts`.").
+    paragraph_paths: tuple[str, ...] = ()
 
     def directive(self, key: str) -> str | None:
         for k, v in self.directives:

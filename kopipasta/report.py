@@ -30,6 +30,7 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_NO_PATCH = 2
 EXIT_VERIFY_FAILED = 3
+EXIT_STEP_HELD = 4  # format/verify not run: this apply wrote a file it may load (loop/step_guard.py)
 
 _ICONS = {
     Status.APPLIED: ("✅", "green"),
@@ -53,9 +54,19 @@ def error_text(error: Exception) -> str:
     return str(error)
 
 
-def failure_line(outcome: Outcome) -> str:
-    """The one line a failure reads as: what went wrong, then what to do."""
-    return f"{outcome.message} — {outcome.hint}" if outcome.hint else outcome.message
+# A hint written where the block is refused may add "nothing was written": true of the block,
+# not of the apply, whose summary says which files were written ("1 file written" after
+# --partial or the session's `w`). The line a person reads leaves the clause to the summary.
+_NOTHING_WRITTEN = "nothing was written"
+
+
+def failure_line(outcome: Outcome, *, files_written: bool = False) -> str:
+    """The one line a failure reads as: what went wrong, then what to do. `files_written`: the
+    apply wrote other files, so the hint's "nothing was written" is left to the summary."""
+    hint = outcome.hint
+    if files_written:
+        hint = hint.removeprefix(f"{_NOTHING_WRITTEN}; ").removesuffix(f"; {_NOTHING_WRITTEN}")
+    return f"{outcome.message} — {hint}" if hint else outcome.message
 
 
 def run_without_asking(report: Report) -> dict[str, str]:
@@ -183,9 +194,12 @@ def print_report(console: Console, report: Report, *, dry_run: bool, show_diff: 
     if show_diff:
         for change in report.changes:
             print_diff(console, change)
+    said: set[str] = set()
     for outcome in report.outcomes:
-        if outcome.status is Status.FAILED:
-            _print_line(console, f"❌ {failure_line(outcome)}", "red")
+        line = failure_line(outcome, files_written=report.written and bool(report.changes) and not dry_run)
+        if outcome.status is Status.FAILED and line not in said:
+            said.add(line)  # alternatives: one line for all their blocks
+            _print_line(console, f"❌ {line}", "red")
     for line in look_before_running_lines(report, dry_run=dry_run):
         _print_line(console, line, "bold yellow")
     console.print(_summary(report, ignored, dry_run=dry_run), markup=False)

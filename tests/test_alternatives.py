@@ -32,9 +32,9 @@ def test_two_options_for_one_function_are_both_refused_and_nothing_is_written(tm
     report = apply_reply(reply("**Option 1 — minimal:**", "**Option 2 — stricter:**"), tmp_path)
     assert [o.status for o in report.outcomes] == [Status.FAILED, Status.FAILED]
     assert report.outcomes[1].message == (
-        "Cannot apply block 2 to m.py: the reply offers alternatives for check: block 1 or block 2, "
-        "and which one it means is not certain"
+        "m.py: the reply offers alternatives for check: block 1 or block 2, and which one it means is not certain"
     )
+    assert report.outcomes[0].message == report.outcomes[1].message and report.outcomes[1].target == "check"
     assert (tmp_path / "m.py").read_text() == SOURCE
 
 

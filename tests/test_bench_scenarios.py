@@ -35,6 +35,8 @@ APPLY_SCENARIOS = {
     "search_replace": sc.search_replace,
     "fragment": sc.fragment,
     "rust_method": sc.rust_method,
+    "lazy_six_runs": sc.lazy_six_runs,
+    "lazy_six_runs_baseline": lambda: sc.lazy_six_runs().baseline,
 }
 
 
@@ -87,6 +89,15 @@ def test_the_bare_splice_script_does_the_same_edit(tmp_path: Path, name: str) ->
 def test_the_engine_without_the_cli_does_the_same_edits(tmp_path: Path, name: str) -> None:
     scenario = APPLY_SCENARIOS[name]()
     result = _run_to_the_expected_bytes(tools.without_cli(scenario, tmp_path, sys.executable), scenario)
+    assert "applied" in result.stdout
+
+
+def test_the_target_node_comparator_does_its_own_edit(tmp_path: Path) -> None:
+    """Row `lazy`'s comparator: our CLI on a TARGET_NODE block for the first of the snippet's functions."""
+    scenario = sc.lazy_six_runs()
+    assert scenario.baseline is not None and len(scenario.edits) == 6
+    tool = tools.target_node(scenario, tmp_path, sys.executable, False)
+    result = _run_to_the_expected_bytes(tool, scenario.baseline)
     assert "applied" in result.stdout
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import pytest
 
+import kopipasta
 from kopipasta import report
 from kopipasta.cli import main
 
@@ -43,6 +44,7 @@ def test_readme_exit_statuses_match_the_code() -> None:
         str(report.EXIT_FAILED),
         str(report.EXIT_NO_PATCH),
         str(report.EXIT_VERIFY_FAILED),
+        str(report.EXIT_STEP_HELD),
     }
 
 
@@ -71,6 +73,11 @@ def test_demo_applies_the_bundled_reply(tmp_path: Path) -> None:
     assert table.count("{row.name}: {row.total.toFixed(2)}") == 1
     assert "<Cell key={c}>{c}</Cell>" in table
     assert '"react": "^18.2.0"' in (project / "package.json").read_text()
+    # The reply is shown before the diff and kept, so its 2-space method can be seen.
+    bundled = (Path(kopipasta.__file__).parent / "loop" / "demo" / "reply.md").read_text(encoding="utf-8")
+    assert (project / "reply.md").read_text(encoding="utf-8") == bundled
+    shown = result.stdout.index("  return max(subtotal - self.discount, 0.0)\n")
+    assert shown < result.stdout.index("--- a/app/cart.py")
 
 
 def test_line_counts_of_a_pure_insertion_and_a_one_line_change(tmp_path: Path) -> None:

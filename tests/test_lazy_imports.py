@@ -30,8 +30,9 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     "kopipasta.loop.clipboard", "kopipasta.loop.feedback", "kopipasta.loop.verify", "kopipasta.loop.applystats",
     # the file picker and the token count (issue 21): a session's, a prompt's
     "prompt_toolkit", "tiktoken", "kopipasta.loop.picker", "kopipasta.loop.picked", "kopipasta.loop.tokens",
-    # other grammars' own packages (the pack's bindings are pinned exactly by `watched`)
-    "tree_sitter_yaml", "tree_sitter_c_sharp", "tree_sitter_embedded_template",
+    # the language pack (Kotlin's grammar only); the grammar packages' __init__ (importlib.resources),
+    # their bindings being pinned exactly by `watched`
+    "tree_sitter_language_pack", "importlib.resources",
     # features the reply does not use: text patches, data paths, insertions, merges, file blocks,
     # Vue/Svelte, statement imports of other languages, "did you mean" for missing files
     "kopipasta.text", "kopipasta.intake.textpatch_syntax", "kopipasta.data.", "kopipasta.data.json", "kopipasta.code.edit.insert", "kopipasta.code.edit.mergeplan",
@@ -50,9 +51,9 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     # textwrap for a payload at column 0 (kopipasta/startup/dedent.py)
     "_hashlib", "zipfile", "tempfile", "textwrap",
 )
-# Exactly these, not their submodules: the language pack's __init__ (which imports ctypes and the
-# C#, YAML and ERB grammars) and its bindings package; the one binding needed is loaded alone.
-NOT_FOR_A_PYTHON_TARGET_NODE_EXACTLY = ("tree_sitter_language_pack", "tree_sitter_language_pack.bindings")
+# Exactly these, not their submodules: a grammar package's __init__ (which imports importlib.resources
+# for query files kopipasta does not read); the one binding needed is loaded alone.
+NOT_FOR_A_PYTHON_TARGET_NODE_EXACTLY = ("tree_sitter_python", "tree_sitter_javascript", "tree_sitter_typescript")
 
 
 # What listing definitions does not need: the apply's pipeline, its writes and its journal.
@@ -75,7 +76,7 @@ def loaded_modules(tmp_path: Path, *args: str) -> list[str]:
 
 
 def watched(loaded: list[str]) -> list[str]:
-    return [m for m in loaded if m.startswith(("jinja2", "rich", "tree_sitter_language_pack.bindings."))]
+    return [m for m in loaded if m.startswith(("jinja2", "rich")) or (m.startswith("tree_sitter_") and m.endswith("._binding"))]
 
 
 def unwanted(loaded: list[str]) -> list[str]:
@@ -94,7 +95,7 @@ def test_a_python_reply_with_json_loads_one_grammar_and_no_rich_or_jinja2(tmp_pa
     (tmp_path / "app.py").write_text("def f():\n    return 1\n")
     (tmp_path / "reply.md").write_text("```python\n# FILE: app.py\n# TARGET_NODE: f\ndef f():\n    return 2\n```\n")
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
-    assert watched(loaded) == ["tree_sitter_language_pack.bindings.python"]
+    assert watched(loaded) == ["tree_sitter_python._binding"]
     assert (tmp_path / "app.py").read_text() == "def f():\n    return 2\n"
 
 
@@ -104,7 +105,7 @@ def test_a_tsx_reply_loads_the_tsx_grammar_only(tmp_path: Path) -> None:
         "```tsx\n// FILE: A.tsx\n// TARGET_NODE: function A\nfunction A() {\n  return <span />;\n}\n```\n"
     )
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
-    assert watched(loaded) == ["tree_sitter_language_pack.bindings.tsx"]
+    assert watched(loaded) == ["tree_sitter_typescript._binding"]
 
 
 def test_the_human_report_on_a_pipe_loads_neither_rich_nor_jinja2(tmp_path: Path) -> None:
@@ -112,7 +113,7 @@ def test_the_human_report_on_a_pipe_loads_neither_rich_nor_jinja2(tmp_path: Path
     (tmp_path / "app.py").write_text("def f():\n    return 1\n")
     (tmp_path / "reply.md").write_text("```python\n# FILE: app.py\n# TARGET_NODE: f\ndef f():\n    return 2\n```\n")
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--diff")
-    assert watched(loaded) == ["tree_sitter_language_pack.bindings.python"]
+    assert watched(loaded) == ["tree_sitter_python._binding"]
 
 
 def test_a_go_reply_loads_the_go_grammar_only(tmp_path: Path) -> None:
@@ -122,7 +123,7 @@ def test_a_go_reply_loads_the_go_grammar_only(tmp_path: Path) -> None:
         'import "os"\n\nfunc hello() {\n    fmt.Fprintln(os.Stderr, "hi")\n}\n```\n'
     )
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--json")
-    assert watched(loaded) == ["tree_sitter_language_pack.bindings.go"]
+    assert watched(loaded) == ["tree_sitter_go._binding"]
     assert (tmp_path / "main.go").read_text() == (
         'package main\n\nimport "fmt"\nimport "os"\n\nfunc hello() {\n\tfmt.Fprintln(os.Stderr, "hi")\n}\n'
     )
@@ -145,7 +146,7 @@ def test_a_python_target_node_reply_imports_only_what_it_runs(tmp_path: Path) ->
     assert unwanted(loaded) == []
     # No diff is shown, and the one changed line is counted without a matcher (line_counts.py).
     assert "difflib" not in loaded
-    assert watched(loaded) == ["tree_sitter_language_pack.bindings.python"]
+    assert watched(loaded) == ["tree_sitter_python._binding"]
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
 
 
@@ -154,7 +155,7 @@ def test_a_piped_report_of_a_python_target_node_reply_imports_only_what_it_runs(
     (tmp_path / "reply.md").write_text(PYTHON_REPLY)
     loaded = loaded_modules(tmp_path, "apply", "reply.md", "--diff")
     assert unwanted(loaded) == []
-    assert watched(loaded) == ["tree_sitter_language_pack.bindings.python"]
+    assert watched(loaded) == ["tree_sitter_python._binding"]
     assert (tmp_path / "cart.py").read_text() == PYTHON_FILE.replace("math.ceil", "math.floor")
 
 
@@ -230,7 +231,7 @@ def test_nodes_on_typescript_imports_the_python_matcher_and_no_more(tmp_path: Pa
     assert "kopipasta.syntax.query_shapes" in loaded  # TypeScript's query has marked patterns
     assert [m for m in loaded if m in NOT_FOR_NODES or m.startswith("rich")] == []
     assert [m for m in unwanted(loaded) if m not in ("kopipasta.code.read.inventory", "kopipasta.syntax.query_shapes")] == []
-    assert [m for m in loaded if m.startswith("tree_sitter_language_pack.")] == ["tree_sitter_language_pack.bindings.typescript"]
+    assert [m for m in loaded if m.startswith("tree_sitter_") and m.endswith("._binding")] == ["tree_sitter_typescript._binding"]
 
 
 def test_a_prompt_of_named_files_does_not_import_the_gitignore_matcher(tmp_path: Path) -> None:
@@ -251,25 +252,26 @@ def test_a_prompt_loads_neither_the_picker_nor_a_tokenizer_it_does_not_need(tmp_
     assert [m for m in loaded if m.startswith(("prompt_toolkit", "tiktoken", "kopipasta.loop.picker"))] == []
 
 
-def test_each_grammar_loads_from_the_pack_folder_looked_up_once() -> None:
-    # The shortcut: the pack's bindings folder is found once per run (languages._bindings_folder),
-    # not by a find_spec per grammar. The plain computation: find_spec, then the pack's own loader.
-    import importlib.util
-    import os
+def test_each_grammar_loads_the_language_its_package_gives() -> None:
+    # The shortcut: the package's `_binding` extension loaded alone (languages._binding). The plain
+    # computation: the package imported as usual and its own function called.
+    import importlib
 
+    from tree_sitter import Language
+
+    from kopipasta.syntax import languages
+
+    for grammar, (package, function) in languages.GRAMMAR_PACKAGES.items():
+        expected = Language(getattr(importlib.import_module(package), function)())
+        assert languages.grammar_language(grammar) == expected, grammar
+
+
+def test_kotlin_loads_from_the_language_pack_folder() -> None:
     from tree_sitter_language_pack import get_language
 
     from kopipasta.syntax import languages
 
-    languages._bindings_folder.cache_clear()
-    pack = importlib.util.find_spec("tree_sitter_language_pack")
-    assert pack is not None and pack.submodule_search_locations
-    folder = os.path.join(next(iter(pack.submodule_search_locations)), "bindings")
-    assert languages._bindings_folder() == folder
-    for grammar in ("python", "typescript", "tsx", "go", "rust"):
-        module = languages._binding(grammar)
-        assert os.path.dirname(module.__file__ or "") == folder
-        assert languages.grammar_language(grammar) == get_language(grammar)  # type: ignore[arg-type]
+    assert languages.grammar_language("kotlin") == get_language("kotlin")
 
 
 def test_an_apply_reads_the_format_setting_without_tomllib_when_pyproject_has_no_kopipasta(tmp_path: Path) -> None:

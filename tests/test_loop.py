@@ -64,7 +64,7 @@ def test_feedback_on_a_pipe_is_the_correction_message_alone(root: Path) -> None:
     message = result.stdout
     assert message.startswith("kopipasta could not apply 2 blocks of the 3 patch blocks in your last reply.")
     # Each failed block: its header, its one-line reason and hint.
-    assert "- block 2 (FILE: app.py, TARGET_NODE: function gret_all): Node 'gret_all' not found in AST of app.py" in message
+    assert "- block 2 (FILE: app.py, TARGET_NODE: function gret_all): `gret_all` not found in app.py" in message
     assert "- block 3 (FILE: package.json, TARGET_NODE: scripts): TARGET_NODE scripts in package.json: a JSON file has keys" in message
     # The held-back block must come again, or the next apply loses it.
     assert "- block 1 (FILE: app.py, TARGET_NODE: function greet)" in message.split("send them again, unchanged):")[1]

@@ -140,7 +140,7 @@ def test_every_tool_over_stdio(project: Path) -> None:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert sorted(tools) == sorted([
             "list_definitions", "read_definition", "replace_definition", "insert_definition",
-            "delete_definition", "set_value", "apply_reply", "undo",
+            "delete_definition", "set_value", "apply_reply", "undo", "edit_definition",
         ])
         for tool in tools.values():
             assert tool.description, tool.name
@@ -151,10 +151,15 @@ def test_every_tool_over_stdio(project: Path) -> None:
 
         listed = await client.call_tool("list_definitions", {"paths": ["app/", "package.json"]})
         assert not listed.is_error
+        def version(text: str) -> str:
+            return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+        total, count = "    def total(self):\n        return 1", "    def count(self):\n        return 2"
         assert text_of(listed).splitlines()[:4] == [
-            "app/cart.py", "  class Cart  lines 4-9", "  method Cart.total  lines 5-6", "  method Cart.count  lines 8-9"
+            f"app/cart.py  (version {sha(cart)[:12]})", f"  class Cart  lines 4-9  v{version(CART[CART.index('class'):CART.index('def helper')].rstrip())}",
+            f"  method Cart.total  lines 5-6  v{version(total)}", f"  method Cart.count  lines 8-9  v{version(count)}",
         ]
-        assert {"kind": "key", "name": "dependencies", "line": 3, "end_line": 5} in listed.structured_content["files"][1]["definitions"]
+        assert {"kind": "key", "name": "dependencies", "line": 3, "end_line": 5, "version": version('  "dependencies": {\n    "react": "^17.0.0"\n  }')} in listed.structured_content["files"][1]["definitions"]
 
         read = await client.call_tool("read_definition", {"file": "app/cart.py", "target": "Cart.count"})
         assert not read.is_error
@@ -224,7 +229,7 @@ def test_refusals_dry_runs_and_malformed_arguments(project: Path) -> None:
             "replace_definition", {"file": "app/cart.py", "target": "Cart.totl", "code": "def totl(self):\n    return 0\n"}
         )
         assert missing.is_error
-        assert text_of(missing) == "Node 'Cart.totl' not found in AST of app/cart.py — did you mean 'Cart.total'?"
+        assert text_of(missing) == "`Cart.totl` not found in app/cart.py — did you mean 'Cart.total'?"
         assert missing.structured_content["blocks"][0]["hint"] == "did you mean 'Cart.total'?"
         assert missing.structured_content["files"] == []
 
@@ -240,7 +245,7 @@ def test_refusals_dry_runs_and_malformed_arguments(project: Path) -> None:
 
         unknown = await client.call_tool("read_definition", {"file": "app/cart.py", "target": "nothing_here"})
         assert unknown.is_error
-        assert text_of(unknown).startswith("Node 'nothing_here' not found in AST of app/cart.py — ")
+        assert text_of(unknown).startswith("`nothing_here` not found in app/cart.py — ")
         assert 'list_definitions(["app/cart.py"])' in text_of(unknown)
 
         assert cart.read_bytes() == original
@@ -368,8 +373,9 @@ def test_mcp_help_reads_without_the_protocol() -> None:
     )
     assert shown.returncode == 0
     for words in ("Model Context Protocol", "claude mcp add kopipasta -- kopipasta mcp", "claude_desktop_config.json",
-                  ".cursor/mcp.json", "~/.codex/config.toml", "dry_run", "pip install 'kopipasta[mcp]'"):
+                  ".cursor/mcp.json", "~/.codex/config.toml", "dry_run", "pip install -e '.[mcp]'"):
         assert words in shown.stdout, words
+    assert "pip install 'kopipasta" not in shown.stdout  # the package index's kopipasta is another program
 
 
 def test_without_the_sdk_mcp_says_how_to_install_it(tmp_path: Path) -> None:
@@ -384,4 +390,6 @@ def test_without_the_sdk_mcp_says_how_to_install_it(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 1
-    assert done.stderr == "❌ kopipasta mcp needs the MCP SDK (mcp): pip install 'kopipasta[mcp]'\n"
+    # This suite runs from the clone: the line names it, so it installs this project, not the index's kopipasta.
+    clone = Path(__file__).resolve().parent.parent
+    assert done.stderr == f"❌ kopipasta mcp needs the MCP SDK (mcp): pip install -e '{clone}[mcp]'\n"

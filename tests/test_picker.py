@@ -184,9 +184,9 @@ def test_leaving_the_picker_copies_nothing(tmp_path: Path) -> None:
     try:
         term.wait_for("README.md")
         term.child.send("\x03")
-        term.wait_for("No files picked: nothing copied. Bye.")
+        term.wait_for("Left the picker with no file ticked: no prompt copied. Bye.")
         assert term.finish() == 0
-        assert "Prompt" not in term.output().split("No files picked")[0].split("Pick files")[-1]
+        assert "Prompt" not in term.output().split("Left the picker")[0].split("Pick files")[-1]
     finally:
         term.close()
 
@@ -244,3 +244,108 @@ def test_the_session_warns_before_copying_a_prompt_over_token_warning(tmp_path: 
         assert term.finish() == 0
     finally:
         term.close()
+
+
+# --- on an 80-column screen (tmux: what the person sees, not the bytes sent) ----------------------
+
+
+class Screen:
+    """`kopipasta` in a detached tmux window of 80×24 on a private server; `text()` is the screen."""
+
+    def __init__(self, root: Path, *args: str) -> None:
+        import shutil
+        import subprocess
+        import uuid
+
+        if shutil.which("tmux") is None:
+            pytest.skip("tmux is not installed (apt-get install tmux)")
+        self.run = subprocess.run
+        self.server = f"kopipasta-test-{uuid.uuid4().hex[:12]}"
+        command = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "kopipasta", *args))
+        self.tmux("new-session", "-d", "-x", "80", "-y", "24", "-c", str(root),
+                  f"{command}; echo EXIT=$?; sleep 600")
+
+    def tmux(self, *args: str) -> str:
+        env = {**clean_env(), "TMUX": ""}
+        return self.run(["tmux", "-L", self.server, *args], capture_output=True, text=True, env=env, check=True).stdout
+
+    def text(self) -> str:
+        return self.tmux("capture-pane", "-p")
+
+    def wait_for(self, text: str) -> str:
+        import time
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            screen = self.text()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen showed:\n{self.text()}")
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", *keys)
+
+    def close(self) -> None:
+        import subprocess
+
+        subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True)
+
+
+def test_at_80_columns_the_key_line_is_whole_and_lines_break_between_words(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    screen = Screen(root)
+    try:
+        shown = screen.wait_for("README.md")
+        lines = shown.splitlines()
+        assert all(len(line) <= 80 for line in lines)
+        keys = " ".join(line.strip() for line in lines[:2])
+        assert "enter continue · esc quit" in keys and "↑↓ move · space tick" in keys
+        assert "Filter: (type to filter)" in shown
+        # Each file's size says its unit.
+        assert any(line.startswith("[ ]   main.py") and line.rstrip().endswith(" tokens") for line in lines)
+    finally:
+        screen.close()
+    # A status line too long for one line (with the token warning) breaks between its items.
+    (root / "kopipasta.toml").write_text("token_warning = 5\n")
+    screen = Screen(root)
+    try:
+        screen.wait_for("README.md")
+        screen.keys("Space")
+        shown = screen.wait_for("untick files")
+        assert all(len(line) <= 80 for line in shown.splitlines())
+        status = [line.strip() for line in shown.splitlines() if line.strip()][-2:]
+        assert status == ["1 file · ≈8 tokens (chars/4) of file text",
+                          "⚠ over the 5 of `token_warning`: untick files or ctrl-o big ones"]
+    finally:
+        screen.close()
+
+
+def test_esc_after_ticking_files_says_they_are_kept_and_they_come_back(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    screen = Screen(root)
+    try:
+        screen.wait_for("README.md")
+        screen.keys("Space")  # app/: main.py
+        screen.wait_for("1 file · ≈")
+        screen.keys("Escape")
+        shown = screen.wait_for("EXIT=")
+        assert "Left the picker: 1 file ticked, kept for next time; no prompt copied. Bye." in shown
+        assert "EXIT=0" in shown and "No files picked" not in shown
+    finally:
+        screen.close()
+    assert recall(root).files == ("app/main.py",)
+
+
+def test_a_long_prefilled_task_keeps_its_label(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    task = "Make the greeting configurable per user, with a default, and " + "keep every caller working " * 3
+    remember(root, Picked(("app/main.py",), (), task.strip()))
+    screen = Screen(root)
+    try:
+        screen.wait_for("1 file · ≈")
+        screen.keys("Enter")
+        shown = screen.wait_for("Task: ")
+        assert any(line.startswith("Task: ") and "working" in line for line in shown.splitlines())
+    finally:
+        screen.close()

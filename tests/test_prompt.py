@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pyperclip
 import pytest
+from cli_process import kopipasta
 from click.testing import CliRunner
 
 from kopipasta.cli import main
@@ -64,7 +65,7 @@ def test_prompt_snapshot(project: Path) -> None:
 def example_blocks(prompt: str) -> list[str]:
     """Each example of the prompt as a reply of its own: the blocks that carry a target."""
     lines = prompt.split("\n")
-    blocks = [b for b in parse_reply(prompt) if b.directive("TARGET_NODE") or b.directive("TARGET_PATH")]
+    blocks = [b for b in parse_reply(prompt) if any(b.directive(d) for d in ("TARGET_NODE", "TARGET_PATH", "INSERT_AFTER"))]
     replies = []
     for block in blocks:
         opening = lines[block.line - 1]
@@ -307,6 +308,23 @@ def test_the_example_never_restates_what_the_task_names(tmp_path: Path) -> None:
 def test_a_method_of_a_class_the_task_names_is_not_the_example(project: Path) -> None:
     prompt = render_prompt(["app/cart.py"], task="Change Cart so totals round", root=project)
     assert "TARGET_NODE: method Cart." not in prompt.split("# Reply format", 1)[1]
+
+
+@pytest.mark.parametrize("task", ["Add a method that counts the items", "Create a new helper function for totals"])
+def test_a_task_that_adds_a_definition_gets_an_insert_example_that_applies(project: Path, task: str) -> None:
+    prompt = render_prompt(["app/cart.py"], task=task, root=project)
+    block = example_blocks(prompt)[0]
+    lines = block.splitlines()
+    assert lines[1] == "# FILE: app/cart.py" and lines[2].startswith("# INSERT_AFTER: method Cart.")
+    assert "(Adding: the block holds only the new definition; this one already follows method Cart." in prompt
+    # Restating what already follows its anchor: applied, it changes nothing.
+    result = kopipasta("apply", "-", cwd=project, stdin=block + "\n")
+    assert result.returncode == 0 and "1 unchanged" in result.stdout, result.stdout
+
+
+def test_a_task_that_changes_a_definition_keeps_a_target_node_example(project: Path) -> None:
+    block = example_blocks(render_prompt(["app/cart.py"], task="Round the totals", root=project))[0]
+    assert block.splitlines()[2].startswith("# TARGET_NODE: ")
 
 
 def python_file(functions: int, lines: int) -> str:

@@ -127,10 +127,9 @@ def test_a_file_sent_as_its_outline_lists_what_nodes_shows_instead_of_its_text(d
     assert result.returncode == 0, result.stderr
     section = _section(result.stdout, "app/cart.py")
     assert section == (
+        # No "Targets:" line: the outline lists them, and would pay for them twice.
         "## app/cart.py\n"
-        "Targets: class LineItem, variable LineItem.sku, variable LineItem.unit_price, variable LineItem.quantity, "
-        "class Cart, variable Cart.items, variable Cart.discount, method Cart.add, method Cart.total, method Cart.is_empty\n"
-        "Outline only: this file (28 lines) is not shown, only its definitions and their lines. Target them by name "
+        "Outline only: this file (28 lines) is not shown, only its definitions (its targets: kind, name, lines). Target them by name "
         "as usual; never send this file whole; ask for a definition's code if you need to see it.\n"
         f"```text\n{CART_OUTLINE}\n```\n"
     )

@@ -105,7 +105,8 @@ def test_definitions_only_file_needs_every_definition_for_whole() -> None:
         ("a.json", '{"a": 1, "b": 2, "c": 3}', '{"a": 1, "b": 5, "c": 3}', True),
         ("a.json", '{"a": 1, "b": 2}', '"b": 5', False),
         ("package.json", '{"name": "x", "deps": {"a": "1", "b": "1", "c": "1"}}', '{"name": "x", "deps": {"a": "2"}}', False),
-        ("package.json", '{"name": "x", "deps": {"a": "1", "b": "1", "c": "1"}}', '{"name": "x", "deps": {"a": "1", "b": "1"}}', True),
+        # A key left out that the reply never says it removes is kept: the block is a fragment.
+        ("package.json", '{"name": "x", "deps": {"a": "1", "b": "1", "c": "1"}}', '{"name": "x", "deps": {"a": "1", "b": "1"}}', False),
         ("c.yaml", "a:\n  x: 1\nb: 2\nc: 3\n", "a:\n  x: 2\n", False),
         ("s.css", "a { color: red; }\nb { color: blue; }\n", "b { color: green; }\n", False),
         ("s.css", "a { color: red; }\nb { color: blue; }\n", "a { color: red; }\nb { color: green; }\n", True),
@@ -118,6 +119,13 @@ def test_definitions_only_file_needs_every_definition_for_whole() -> None:
 )
 def test_files_without_definitions(path: str, old: str, payload: str, whole: bool) -> None:
     assert opaque_whole(path, old, payload).whole is whole
+
+
+def test_data_key_left_out_is_removed_only_when_the_prose_says_so() -> None:
+    old, payload = '{"name": "x", "deps": {"a": "1", "c": "1"}}', '{"name": "x", "deps": {"a": "1"}}'
+    assert opaque_whole("package.json", old, payload, "I removed `c`, which nothing uses.").whole
+    verdict = opaque_whole("package.json", old, payload, "I bumped `a`.")
+    assert (verdict.whole, verdict.detail) == (False, "it leaves out 'deps.c'")
 
 
 def test_same_name_finds_files_whose_path_ends_with_the_one_written(tmp_path: Path) -> None:

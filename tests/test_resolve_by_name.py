@@ -144,6 +144,6 @@ def test_a_dotted_namespace_is_found_by_its_last_part() -> None:
     ambiguous = _outcome(lambda: resolve_in(parse_target("B", "f.ts"), _name_first(TYPESCRIPT, data, tree), "f.ts"))
     assert ambiguous == (
         "AmbiguousTarget",
-        "Node 'B' is ambiguous in f.ts: module A.B (line 1), method X.B (line 5)",
+        "`B` is ambiguous in f.ts: module A.B (line 1), method X.B (line 5)",
         "qualify it as 'A.B' or 'X.B'",
     )

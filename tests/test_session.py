@@ -257,13 +257,13 @@ def test_after_a_failure_f_copies_a_correction_and_w_keeps_what_worked(tmp_path:
         assert "✅ would apply" not in shown  # held back by the failure: skipped, not "would apply"
 
         shown = term.key("p", "w writes the 1 block that succeeded.")
-        assert "❌ Node 'gret_all' not found in AST of app.py" in shown
+        assert "❌ `gret_all` not found in app.py" in shown
         assert "1 skipped, 1 failed. nothing written." in shown
         assert (root / "app.py").read_bytes() == ORIGINAL
 
         shown = term.key("f", "📋 Correction copied (1 failed block)")
         correction = xclip(display, "-o")
-        assert "- block 2 (FILE: app.py, TARGET_NODE: function gret_all): Node 'gret_all' not found" in correction
+        assert "- block 2 (FILE: app.py, TARGET_NODE: function gret_all): `gret_all` not found" in correction
         assert "- block 1 (FILE: app.py, TARGET_NODE: function greet)" in correction
         assert "- app.py: function greet, function other" in correction
         assert "Resend only these blocks" in correction
@@ -326,6 +326,8 @@ def test_paste_area_without_a_clipboard(tmp_path: Path) -> None:
 
         shown = term.key("p", "then press Ctrl-D (Ctrl-C cancels):")
         assert "⚠ No clipboard (as above): paste replies here instead." in shown
+        assert "▶ p: applying the reply pasted here" in shown
+        assert "on the clipboard" not in shown
         term.mark = len(term.log.getvalue())
         # The reply's last line has no newline: one Ctrl-D must end it all the same.
         term.child.send(REPLY.rstrip("\n"))
@@ -343,6 +345,32 @@ def test_paste_area_without_a_clipboard(tmp_path: Path) -> None:
         term.key("u", "↩ Undone")
         assert (root / "app.py").read_bytes() == ORIGINAL
         assert "No task given" not in term.key("x", FULL_KEYS_PASTE)
+        term.key("q", "Bye.")
+        assert term.finish() == 0
+    finally:
+        term.close()
+
+
+def test_without_a_clipboard_a_reply_pasted_before_p_is_the_one_p_applies(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    term = Terminal(root, clean_env(), "session", "app.py", "-t", "task")
+    try:
+        term.wait_for(FULL_KEYS_PASTE)
+        shown = term.key(REPLY, "p applies it, d dry-runs it.")
+        assert f"📋 Pasted text kept ({REPLY.count(chr(10))} lines)" in shown
+        assert "That was pasted text" not in shown
+        shown = term.key("d", "Nothing written. p applies this reply (it is kept here).")
+        assert "▶ d: dry run of the reply pasted here" in shown
+        shown = term.key("p", "u undoes this apply.")
+        assert "▶ p: applying the reply pasted here" in shown
+        assert "on the clipboard" not in term.output()
+        assert "Paste the model's reply" not in shown  # the paste was used, not asked for again
+        assert "2 applied. 2 files written." in shown
+        assert (root / "app.py").read_bytes() == PATCHED
+        # Applied: the next p asks for the next reply.
+        term.key("p", "then press Ctrl-D (Ctrl-C cancels):")
+        term.child.sendintr()
+        term.wait_for("Paste cancelled.")
         term.key("q", "Bye.")
         assert term.finish() == 0
     finally:
@@ -442,7 +470,11 @@ def test_alternatives_are_refused_then_offered_as_a_choice(tmp_path: Path) -> No
         term.child.sendeof()
         term.wait_for("1 applies block 1, 2 applies block 2 (the other left out)")
         shown = term.step_output()
-        assert "the reply offers alternatives for greet: block 1 or block 2" in shown
+        # Said once for both blocks, under the definition's name, with the session's answer: a key.
+        assert shown.count("❌ app.py: the reply offers alternatives for greet: block 1 or block 2, and which one it "
+                           "means is not certain — press 1 or 2 to apply the one you want") == 1
+        assert "delete the others from the reply" not in shown
+        assert re.search(r"^1 +app\.py +greet +❌ failed", shown, flags=re.MULTILINE), shown
         assert (root / "app.py").read_bytes() == ORIGINAL
 
         shown = term.key("2", "u undoes this apply.")

@@ -100,8 +100,46 @@ def test_too_many_blocks_are_refused_before_any_work(tmp_path: Path) -> None:
     reply = "```python\n# FILE: a.py\nx = 1\n```\n" * 4
     result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply, env=environment(KOPIPASTA_MAX_BLOCKS="3"))
     assert result.returncode == 2
-    assert "The reply holds 4 code blocks, above the limit of 3 — split it, or set KOPIPASTA_MAX_BLOCKS=<count> to raise it" in result.stdout
+    assert "The reply holds more than 3 code blocks, the limit — split it, or set KOPIPASTA_MAX_BLOCKS=<count> to raise it" in result.stdout
     assert project_names(tmp_path) == []
+
+
+def test_a_reply_of_850000_fences_is_refused_by_the_block_limit(tmp_path: Path) -> None:
+    reply = "```\n```\n" * 425_000  # 850,000 fence lines: the reader stops one block past the limit
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply)
+    assert result.returncode == 2
+    assert result.stdout == (
+        "❌ The reply holds more than 500 code blocks, the limit — split it, or set KOPIPASTA_MAX_BLOCKS=<count> to raise it\n"
+    )
+    assert project_names(tmp_path) == []
+
+
+def test_an_envelope_of_too_many_new_files_writes_none(tmp_path: Path) -> None:
+    files = "".join(f"*** Add File: gen/f{i}.py\n+x = {i}\n" for i in range(5_000))
+    reply = f"```\n*** Begin Patch\n{files}*** End Patch\n```\n"
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply)
+    assert result.returncode == 1, result.stdout
+    assert (
+        "The block names 5,000 files, above the limit of 1,000 for one block — "
+        "split it, or set KOPIPASTA_MAX_FILES_PER_BLOCK=<count> to raise it"
+    ) in result.stdout
+    assert project_names(tmp_path) == []
+    raised = kopipasta("apply", "-", cwd=tmp_path, stdin=reply, env=environment(KOPIPASTA_MAX_FILES_PER_BLOCK="5000"))
+    assert raised.returncode == 0, raised.stdout[-500:]
+    assert (tmp_path / "gen" / "f4999.py").read_text() == "x = 4999\n"
+
+
+def test_a_7_mb_target_node_payload_is_refused_before_the_file_is_read(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text("def f():\n    return 1\n")
+    body = "    x = 1\n" * 700_000
+    reply = f"```python\n# FILE: app.py\n# TARGET_NODE: function f\ndef f():\n{body}    return 2\n```\n"
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply)
+    assert result.returncode == 1
+    assert (
+        "❌ The block's replacement is 6.7 MB, above the 2 MB limit for one definition — "
+        "send the whole file instead, or set KOPIPASTA_MAX_PAYLOAD_MB=<MB> to raise it"
+    ) in result.stdout
+    assert (tmp_path / "app.py").read_text() == "def f():\n    return 1\n"
 
 
 def test_the_defaults_are_the_documented_ones() -> None:
@@ -110,6 +148,8 @@ def test_the_defaults_are_the_documented_ones() -> None:
         (limits.REPLY_VARIABLE, f"{limits.DEFAULT_REPLY_MB} MB"),
         (limits.FILE_VARIABLE, f"{limits.DEFAULT_FILE_MB} MB"),
         (limits.BLOCKS_VARIABLE, f"{limits.DEFAULT_BLOCKS}"),
+        (limits.FILES_VARIABLE, f"{limits.DEFAULT_FILES_PER_BLOCK:,}"),
+        (limits.PAYLOAD_VARIABLE, f"{limits.DEFAULT_PAYLOAD_MB} MB"),
     ):
         assert f"`{variable}`" in readme and default in readme
 

@@ -195,3 +195,28 @@ def test_a_whole_file_block_that_leaves_the_users_file_as_it_is_is_not_stale(tmp
     assert result.returncode == 0, result.stdout
     assert "unchanged" in result.stdout
     assert (root / "auth.py").read_text() == USER_EDIT
+
+
+def test_files_put_back_as_an_earlier_prompt_showed_them_are_not_stale(tmp_path: Path) -> None:
+    """prompt, apply, prompt again, then `git checkout .`: the files are as the first prompt
+    showed them, so that prompt's reply applies (a new prompt adds to what is known)."""
+    _prompted(tmp_path)
+    assert kopipasta("apply", "verify.md", cwd=tmp_path).returncode == 0
+    again = kopipasta("prompt", "auth.py", "--stdout", "-t", "harden it", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    (tmp_path / "auth.py").write_text(AUTH)  # what `git checkout .` does
+    result = kopipasta("apply", "verify.md", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    assert "changed since the prompt" not in result.stdout
+    assert '"""Check a token, in constant time."""' in (tmp_path / "auth.py").read_text()
+
+
+def test_a_users_edit_is_still_stale_after_a_second_prompt_of_another_version(tmp_path: Path) -> None:
+    _prompted(tmp_path)
+    assert kopipasta("apply", "verify.md", cwd=tmp_path).returncode == 0
+    assert kopipasta("prompt", "auth.py", "--stdout", "-t", "x", cwd=tmp_path).returncode == 0
+    (tmp_path / "auth.py").write_text(USER_EDIT)
+    result = kopipasta("apply", "verify.md", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "❌ `verify_token` changed since the prompt (lines 8–14): applying would drop your edit" in result.stdout
+    assert (tmp_path / "auth.py").read_text() == USER_EDIT

@@ -98,7 +98,7 @@ def _assert_escaped(output: str) -> None:
 def _expected_lines() -> list[str]:
     return [
         f'+    print("{SHOWN52}")',  # the --diff payload
-        f"❌ Node 'nothere{SHOWN0}' not found in AST of b.py",  # a TARGET_NODE line
+        f"❌ `nothere{SHOWN0}` not found in b.py",  # a TARGET_NODE line
         f"❌ Refusing path 'c{SHOWN52}.py': it holds an invisible character (U+001B)",  # a FILE path
         f"❌ Refusing path 'd{SHOWN0}.py': it holds an invisible character (U+001B)",  # a diff header
         f"❌ TARGET_PATH 'dependencies.k{SHOWN52}' for package.json is malformed",  # a JSON key
@@ -247,7 +247,7 @@ def test_no_character_a_terminal_obeys_is_printed_raw(tmp_path: Path) -> None:
     assert raw == [], [hex(ord(c)) for c in raw]
     lines = plain.stdout.splitlines()
     assert "+line 1b: <\\x1b>" in lines and "+line 9b: <\\x9b>" in lines and "+line 202e: <\\u202e>" in lines  # --diff
-    assert "❌ Node 't\\x1bx' not found in AST of app.py — `kopipasta nodes app.py` lists what can be targeted" in lines
+    assert "❌ `t\\x1bx` not found in app.py — `kopipasta nodes app.py` lists what can be targeted" in lines
     assert "❌ Refusing path 'n\\x1b.py': it holds an invisible character (U+001B) — write the path with visible characters only" in lines
     terminal = _run_in_terminal(["apply", str(tmp_path / "every.md"), "--diff"], _project(tmp_path / "again"))
     # rich's own codes are ESC [ … m and the CR of the terminal's line discipline: nothing else.

@@ -129,6 +129,7 @@ def test_verify_json_goes_to_stderr_and_into_the_report(tmp_path: Path) -> None:
         "restored": ["shapes.py"],
         "deleted": ["extra.py"],
         "revert_error": None,
+        "held_by": None,
     }
     assert (root / "shapes.py").read_bytes() == ORIGINAL
 

@@ -53,7 +53,7 @@ def test_a_name_defined_once_is_not_defined_1_times(root: Path) -> None:
 def test_an_ordinal_beyond_one_definition_is_not_1_definitions(root: Path) -> None:
     result = kopipasta(root, "apply", "-", stdin=block("f#2", "def f():\n    return 3\n"))
     assert failure_line(result) == (
-        "❌ Node 'f#2' not found in AST of app/views.py: there is 1 definition named 'f' — write 'f' without #2"
+        "❌ `f#2` not found in app/views.py: there is 1 definition named 'f' — write 'f' without #2"
     )
 
 
@@ -143,7 +143,7 @@ def test_ruby_names_are_shown_the_ruby_way(root: Path) -> None:
     ]
     reply = block("digest_body", "def digest_body(body)\n  body.to_s\nend\n", file="etag.rb", info="ruby")
     assert failure_line(kopipasta(root, "apply", "-", stdin=reply)) == (
-        "❌ Node 'digest_body' is ambiguous in etag.rb: method Rack::ETag#digest_body (line 9), "
+        "❌ `digest_body` is ambiguous in etag.rb: method Rack::ETag#digest_body (line 9), "
         "method Rack::Other#digest_body (line 15) — qualify it as 'Rack::ETag#digest_body' or 'Rack::Other#digest_body'"
     )
     # What is shown is what a target may say.
@@ -156,7 +156,7 @@ def test_a_did_you_mean_never_suggests_an_ambiguous_name(root: Path) -> None:
     (root / "m.py").write_text("class A:\n    def save(self):\n        return 1\n\n\nclass B:\n    def save(self):\n        return 2\n")
     reply = block("sav", "def save(self):\n    return 3\n", file="m.py")
     assert failure_line(kopipasta(root, "apply", "-", stdin=reply)) == (
-        "❌ Node 'sav' not found in AST of m.py — did you mean 'A.save' or 'B.save'?"
+        "❌ `sav` not found in m.py — did you mean 'A.save' or 'B.save'?"
     )
 
 
@@ -172,3 +172,36 @@ def test_a_mistyped_file_says_did_you_mean_as_apply_does(root: Path) -> None:
     child.expect(pexpect.EOF)
     shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before or "")
     assert f"❌ Cannot render the prompt: No such file: app/view.py — {hint}" in shown.splitlines()
+
+
+ALTERNATIVES = (
+    "**Option 1 — minimal:**\n\n```python\n# FILE: app/views.py\ndef f():\n    return 10\n```\n\n"
+    "**Option 2 — stricter:**\n\n```python\n# FILE: app/views.py\ndef f():\n    return 11\n```\n"
+)
+
+
+def test_alternatives_are_one_refusal_named_by_their_definition_and_stats_say_so(root: Path) -> None:
+    result = kopipasta(root, "apply", "-", stdin=ALTERNATIVES)
+    assert result.returncode == 1
+    failures = [line for line in result.stdout.splitlines() if line.startswith("❌")]
+    assert failures == [
+        "❌ app/views.py: the reply offers alternatives for f: block 1 or block 2, and which one it means is not "
+        "certain — keep the block you choose and delete the others from the reply, then apply it again "
+        "(the session offers them as keys 1, 2, …)"
+    ]
+    assert re.search(r"^2 +app/views\.py +f +❌ failed", result.stdout, flags=re.MULTILINE), result.stdout
+    stats = kopipasta(root, "stats").stdout
+    assert "Why blocks failed: alternatives offered for one definition (one to choose) 2" in stats
+    assert "other failure" not in stats
+
+
+def test_a_partial_apply_never_says_nothing_was_written_beside_what_it_wrote(root: Path) -> None:
+    (root / "app" / "other.py").write_text("def h():\n    return 3\n")
+    reply = block("function f", "def f():\n    return 10\n") + (
+        "\n```diff\n--- a/app/other.py\n+++ b/app/other.py\n@@ -1,2 +1,2 @@\n def h():\n-    return 4\n+    return 5\n```\n"
+    )
+    result = kopipasta(root, "apply", "--partial", "-", stdin=reply)
+    assert result.returncode == 1
+    assert "1 file written" in result.stdout, result.stdout
+    assert "nothing was written" not in result.stdout
+    assert failure_line(result).endswith("— copy the lines as the file has them now, or use TARGET_NODE")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kopipasta.agents.memory import version_of
 from kopipasta.agents.workbench import Workbench
 
 SHOP = "import functools\n\n\n# Cached: the price never changes.\n@functools.cache\ndef price(item):\n    return item.price\n"
@@ -74,8 +75,8 @@ def test_list_definitions_walks_nothing_outside_the_root(tmp_path: Path) -> None
         "../: Refusing path ../: it leaves the project root — write it relative to the root, without '..'",
         f"{tmp_path}: Refusing absolute path {tmp_path}: paths must be relative to the project root — "
         "write it relative to the root, e.g. src/app.py",
-        "shop.py",
-        "  function price  lines 6-7",
+        f"shop.py  (version {version_of(SHOP.encode())})",
+        f"  function price  lines 6-7  v{version_of(SHOP[SHOP.index('# Cached'):].rstrip().encode())}",
     ]
 
 

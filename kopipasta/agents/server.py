@@ -25,13 +25,17 @@ from kopipasta.agents.workbench import Result, Workbench
 INSTRUCTIONS = """\
 kopipasta edits this project's code by definition name, never by fuzzy text matching.
 Each edit finds exactly one definition with Tree-sitter, re-indents your code to fit,
-merges the imports it starts with, checks the file still parses, and writes atomically;
-a missing or ambiguous target is refused with the fix, and nothing is written.
-Workflow: list_definitions to see the names, read_definition to read one, then
-replace_definition / insert_definition / delete_definition (or set_value for JSON, YAML,
-TOML). Several edits at once, or a diff / search-replace you already have: apply_reply.
-Every edit tool takes dry_run. Each result lists the files written with their sha256,
-changed lines and diff. undo puts back the last apply.
+merges the imports it starts with, checks the file still parses, and writes atomically
+with an undo journal; a missing or ambiguous target is refused with the fix, and nothing
+is written. Languages: {languages}; data files: JSON, YAML, TOML.
+Workflow: list_definitions to see the names, read_definition to read one (it returns its
+version), then edit_definition for a small change inside a definition, replace_definition
+when most of it changes, insert_definition / delete_definition, set_value for JSON, YAML,
+TOML. An edit of a definition that changed since you last read it (someone else edited it)
+is refused: read it again. Several edits at once, or a diff / search-replace you already
+have: apply_reply. Every edit tool takes dry_run. Each result lists the files written with
+their sha256, changed lines and diff, and apply's warnings (files other tools run without
+asking, renames with the places still using the old name). undo puts back the last apply.
 """
 
 FILE = Annotated[str, Field(description="Path of the file, relative to the project root (e.g. 'app/cart.py').")]
@@ -51,10 +55,85 @@ CODE = Annotated[
     ),
 ]
 DRY_RUN = Annotated[bool, Field(description="Resolve, splice and check, return the diff, but write nothing.")]
+EXPECTED_VERSION = Annotated[
+    str | None,
+    Field(
+        description="The `version` read_definition or list_definitions returned for the target (or the file's "
+        "`file_version`): the edit is refused, naming what changed, if the target is no longer that version. "
+        "Without it, the edit is refused only if the target changed since this session last read it."
+    ),
+]
+# JSON-typed: a string is sent as a string ("^3.6.2"), never JSON-encoded inside a string.
+JSON_VALUE = Annotated[
+    str | int | float | bool | list[Any] | dict[str, Any] | None,
+    Field(
+        description="The new value, typed as it is to be written: a string (\"^18.2.0\", sent as a plain string, "
+        "not JSON-encoded), a number, true/false, null, a list or an object."
+    ),
+]
 
+# Annotations as the tools behave: an edit sent twice changes nothing the second time (idempotent),
+# apply_reply's text patches and undo do not (undo steps one apply further back each call).
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 _EDIT = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 _DELETE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+_APPLY = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
+_UNDO = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
+
+DESCRIPTIONS = {
+    "list_definitions": (
+        "List the definitions each file offers to the edit tools: kind, the name to target, lines, and the version "
+        "of each definition and of each file (pass one as expected_version). For JSON, YAML and TOML files, the "
+        "top-level keys (paths for set_value). Folders are walked honouring .gitignore; their files kopipasta has "
+        "no grammar for are skipped and named at the end. Languages: {languages}."
+    ),
+    "read_definition": (
+        "Return the current source of one definition, with its decorators and the comment above it, and its "
+        "version. Read it before editing: it is exactly what replace_definition covers and what edit_definition's "
+        "`old` is found in, and the session remembers it: an edit after someone else changed the definition is "
+        "refused instead of overwriting their change."
+    ),
+    "edit_definition": (
+        "Replace the exact text `old` with `new` inside one definition. `old` must occur exactly once inside the "
+        "target (it may occur elsewhere in the file), may start and end mid-line, and must match the definition's "
+        "current text exactly, whitespace included. Use it for a small change inside a big definition: it costs "
+        "the changed lines, not the whole definition. Use replace_definition when most of the definition changes. "
+        "Same checks as every edit: the file must still parse, the write is atomic and undoable."
+    ),
+    "replace_definition": (
+        "Replace one definition (function, method, class, ...) with new code. Decorators and the comment above it "
+        "are kept unless your code restates them. Use it when most of the definition changes (for a few lines, "
+        "edit_definition costs less). Renaming the definition is reported with the places that still use the old "
+        "name. Refused, with the fix, when the target is missing or ambiguous, changed since you read it, or the "
+        "result would not parse; nothing is written then. Sending the same code twice is safe: the second call "
+        "reports `unchanged`."
+    ),
+    "insert_definition": (
+        "Add new definitions beside an existing one ('after' / 'before' the anchor), last in a class body "
+        "('append_to' the class), or at the end of the file ('append_to' 'file'), spaced like their neighbours. "
+        "The result names each definition inserted. Inserting a definition that is already there, identical, "
+        "changes nothing."
+    ),
+    "delete_definition": "Remove one definition, with its decorators and the comment above it.",
+    "set_value": (
+        "Set one value in a JSON, YAML or TOML file, keeping every other byte (comments, order, quoting style). "
+        "The value is typed: send a string as a string, an object as an object."
+    ),
+    "apply_reply": (
+        "Apply a whole reply: many edits over many files in one call (one check, one undo step), in any form "
+        "kopipasta reads. Code blocks carry directive lines as comments at their top: `FILE: path` (which file), "
+        "then at most one of `TARGET_NODE: [kind] name` (replace that definition), `INSERT_AFTER` / "
+        "`INSERT_BEFORE: name` (add beside it), `APPEND_TO: Class` or `APPEND_TO: file` (add at the end), "
+        "`DELETE_NODE: name` (remove it; empty block), `TARGET_PATH: a.b[0]` (set a value in JSON, YAML, TOML). "
+        "A block with `FILE` and no target is a whole file or a fragment of one (its definitions replace theirs). "
+        "Also read: unified diffs, SEARCH/REPLACE blocks, and *** Begin Patch envelopes (exact, never fuzzy). "
+        "Use it for several edits at once or for a diff you already have."
+    ),
+    "undo": (
+        "Put back the last apply (of this server or the kopipasta command) byte for byte; each call steps one "
+        "apply further back. Refused, naming the files, when one of them was changed since that apply."
+    ),
+}
 
 
 class _Server(MCPServer):
@@ -90,37 +169,45 @@ def _problem(error: Any) -> str:
 def build_server(root: Path) -> MCPServer:
     """The server with its tools, for one project root."""
     bench = Workbench(root)
-    server = _Server("kopipasta", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
+    languages = _languages()
+    server = _Server(
+        "kopipasta", instructions=INSTRUCTIONS.format(languages=languages), version=_version(), log_level="WARNING"
+    )
 
-    @server.tool(annotations=_READ_ONLY)
+    def described(annotations: ToolAnnotations, name: str) -> Any:
+        return server.tool(name=name, annotations=annotations, description=DESCRIPTIONS[name].format(languages=languages))
+
+    @described(_READ_ONLY, "list_definitions")
     def list_definitions(
         paths: Annotated[
             list[str],
             Field(description="Files, folders (walked, honouring .gitignore) or globs ('src/**/*.py'), relative to the root."),
         ],
     ) -> CallToolResult:
-        """List the definitions each file offers to the edit tools: kind, the name to target, and lines.
-
-        For JSON, YAML and TOML files, the top-level keys (paths for set_value)."""
         return _result(bench.list_definitions(paths))
 
-    @server.tool(annotations=_READ_ONLY)
+    @described(_READ_ONLY, "read_definition")
     def read_definition(file: FILE, target: TARGET) -> CallToolResult:
-        """Return the current source of one definition, with its decorators and the comment above it.
-
-        Read this before replace_definition: it is exactly what the replacement covers."""
         return _result(bench.read_definition(file, target))
 
-    @server.tool(annotations=_EDIT)
-    def replace_definition(file: FILE, target: TARGET, code: CODE, dry_run: DRY_RUN = False) -> CallToolResult:
-        """Replace one definition (function, method, class, ...) with new code.
+    @described(_EDIT, "edit_definition")
+    def edit_definition(
+        file: FILE,
+        target: TARGET,
+        old: Annotated[str, Field(description="The exact text to replace; it must occur once inside the target.")],
+        new: Annotated[str, Field(description="The text to put in its place (may be empty).")],
+        expected_version: EXPECTED_VERSION = None,
+        dry_run: DRY_RUN = False,
+    ) -> CallToolResult:
+        return _result(bench.edit_definition(file, target, old, new, dry_run, expected_version))
 
-        Decorators and the comment above it are kept unless your code restates them. Refused, with the
-        fix, when the target is missing or ambiguous, or the result would not parse; nothing is written then.
-        Sending the same code twice is safe: the second call reports `unchanged`."""
-        return _result(bench.replace_definition(file, target, code, dry_run))
+    @described(_EDIT, "replace_definition")
+    def replace_definition(
+        file: FILE, target: TARGET, code: CODE, expected_version: EXPECTED_VERSION = None, dry_run: DRY_RUN = False
+    ) -> CallToolResult:
+        return _result(bench.replace_definition(file, target, code, dry_run, expected_version))
 
-    @server.tool(annotations=_EDIT)
+    @described(_EDIT, "insert_definition")
     def insert_definition(
         file: FILE,
         position: Annotated[
@@ -135,19 +222,18 @@ def build_server(root: Path) -> MCPServer:
             ),
         ],
         code: CODE,
+        expected_version: EXPECTED_VERSION = None,
         dry_run: DRY_RUN = False,
     ) -> CallToolResult:
-        """Add new definitions beside an existing one, spaced like their neighbours.
+        return _result(bench.insert_definition(file, position, anchor, code, dry_run, expected_version))
 
-        Inserting a definition that is already there, identical, changes nothing."""
-        return _result(bench.insert_definition(file, position, anchor, code, dry_run))
+    @described(_DELETE, "delete_definition")
+    def delete_definition(
+        file: FILE, target: TARGET, expected_version: EXPECTED_VERSION = None, dry_run: DRY_RUN = False
+    ) -> CallToolResult:
+        return _result(bench.delete_definition(file, target, dry_run, expected_version))
 
-    @server.tool(annotations=_DELETE)
-    def delete_definition(file: FILE, target: TARGET, dry_run: DRY_RUN = False) -> CallToolResult:
-        """Remove one definition, with its decorators and the comment above it."""
-        return _result(bench.delete_definition(file, target, dry_run))
-
-    @server.tool(annotations=_EDIT)
+    @described(_EDIT, "set_value")
     def set_value(
         file: Annotated[str, Field(description="A JSON, YAML or TOML file, relative to the project root.")],
         path: Annotated[
@@ -157,19 +243,19 @@ def build_server(root: Path) -> MCPServer:
                 "'services.web.ports[0]', 'tool.ruff.line-length'. A new key is added to an existing mapping."
             ),
         ],
-        value: Annotated[Any, Field(description="The new value, as JSON: a string, number, boolean, list or object.")],
+        value: JSON_VALUE,
+        expected_version: EXPECTED_VERSION = None,
         dry_run: DRY_RUN = False,
     ) -> CallToolResult:
-        """Set one value in a data file, keeping every other byte (comments, order, quoting style)."""
-        return _result(bench.set_value(file, path, value, dry_run))
+        return _result(bench.set_value(file, path, value, dry_run, expected_version))
 
-    @server.tool(annotations=_EDIT)
+    @described(_APPLY, "apply_reply")
     def apply_reply(
         text: Annotated[
             str,
             Field(
-                description="Markdown holding code blocks in kopipasta's protocol (`# FILE:` and `# TARGET_NODE:` "
-                "lines), whole files or fragments, unified diffs, SEARCH/REPLACE blocks or a *** Begin Patch envelope."
+                description="Markdown holding code blocks with kopipasta's directive lines, whole files or fragments, "
+                "unified diffs, SEARCH/REPLACE blocks or a *** Begin Patch envelope."
             ),
         ],
         dry_run: DRY_RUN = False,
@@ -181,19 +267,32 @@ def build_server(root: Path) -> MCPServer:
             bool, Field(description="Let the reply delete or rename files (/dev/null diffs, *** Delete File).")
         ] = False,
     ) -> CallToolResult:
-        """Apply a whole reply: many edits over many files in one call, in any form kopipasta reads.
-
-        Use it for several edits at once (one check, one undo step) or for a diff you already have."""
         return _result(bench.apply_reply(text, dry_run, strict, partial, allow_delete))
 
-    @server.tool(annotations=_DELETE)
+    @described(_UNDO, "undo")
     def undo() -> CallToolResult:
-        """Put back the last apply (of this server or the kopipasta command) byte for byte.
-
-        Refused, naming the files, when one of them was changed since that apply."""
         return _result(bench.undo())
 
+    _typed_values(server)
     return server
+
+
+def _typed_values(server: MCPServer) -> None:
+    """set_value's `value` as sent: the SDK would read a string holding JSON ("true", "[1]") as that JSON.
+
+    A string is a string (issue 26): the schema types the value, so a client
+    sends an object as an object; a string that looks like JSON stays a string.
+    """
+    manager = getattr(server, "_tool_manager", None)  # the SDK offers no per-tool switch
+    tool = manager.get_tool("set_value") if manager is not None else None
+    if tool is not None and hasattr(tool, "fn_metadata"):  # another SDK version: its own behaviour stands
+        object.__setattr__(tool.fn_metadata, "pre_parse_json", lambda data: data)
+
+
+def _languages() -> str:
+    from kopipasta.syntax.languages import LANGUAGES
+
+    return ", ".join(sorted({spec.name for spec in LANGUAGES}, key=str.lower))
 
 
 def _result(result: Result) -> CallToolResult:
@@ -213,4 +312,8 @@ def _version() -> str:
 
 def serve(root: Path) -> None:
     """Serve the tools over stdin/stdout until the client closes them."""
-    build_server(root).run("stdio")
+    import anyio
+
+    from kopipasta.agents.wire import serve_stdio
+
+    anyio.run(serve_stdio, build_server(root))

@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kopipasta.agents import seen as seen_
+from kopipasta.agents.memory import Memory, first_difference, version_of
 from kopipasta.code.find.document import DocumentCache
 from kopipasta.disk.delta import file_deltas
-from kopipasta.errors import PatchError
+from kopipasta.errors import PatchError, UnsupportedFile
 from kopipasta.model import FILE_KEY, Block, Outcome, Report, Status
 
 # The protocol's directive for each position of insert_definition.
@@ -47,6 +49,7 @@ class Workbench:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self.documents = DocumentCache()
+        self.memory = Memory()  # what this session last showed the agent of each definition (agents/memory.py)
         self._lock = threading.Lock()
 
     # The tools, one method each; every one returns a Result and never raises.
@@ -57,23 +60,39 @@ class Workbench:
     def read_definition(self, file: str, target: str) -> Result:
         return self._guarded(lambda: self._read(self._relative(file), target))
 
-    def replace_definition(self, file: str, target: str, code: str, dry_run: bool = False) -> Result:
-        return self._edit(file, "TARGET_NODE", target, code, dry_run)
+    def replace_definition(
+        self, file: str, target: str, code: str, dry_run: bool = False, expected_version: str | None = None
+    ) -> Result:
+        return self._edit(file, "TARGET_NODE", target, code, dry_run, expected_version)
 
-    def insert_definition(self, file: str, position: str, anchor: str, code: str, dry_run: bool = False) -> Result:
+    def edit_definition(
+        self, file: str, target: str, old: str, new: str, dry_run: bool = False, expected_version: str | None = None
+    ) -> Result:
+        """An exact replace of `old`, which occurs once inside the definition, by `new`."""
+        return self._edit(file, "TARGET_NODE", target, "", dry_run, expected_version, inside=(old, new))
+
+    def insert_definition(
+        self, file: str, position: str, anchor: str, code: str, dry_run: bool = False, expected_version: str | None = None
+    ) -> Result:
         key = INSERT_KEYS.get(position)
         if key is None:
             return _refusal(
                 f"Unknown position {position!r} for insert_definition in {file}",
                 "use 'after' or 'before' (beside the anchor definition) or 'append_to' (last in the anchor class, or 'file')",
             )
-        return self._edit(file, key, anchor, code, dry_run)
+        return self._edit(file, key, anchor, code, dry_run, expected_version)
 
-    def delete_definition(self, file: str, target: str, dry_run: bool = False) -> Result:
-        return self._edit(file, "DELETE_NODE", target, "", dry_run)
+    def delete_definition(
+        self, file: str, target: str, dry_run: bool = False, expected_version: str | None = None
+    ) -> Result:
+        return self._edit(file, "DELETE_NODE", target, "", dry_run, expected_version)
 
-    def set_value(self, file: str, path: str, value: Any, dry_run: bool = False) -> Result:
-        return self._edit(file, "TARGET_PATH", path, json.dumps(value, ensure_ascii=False, indent=2), dry_run)
+    def set_value(
+        self, file: str, path: str, value: Any, dry_run: bool = False, expected_version: str | None = None
+    ) -> Result:
+        return self._edit(
+            file, "TARGET_PATH", path, json.dumps(value, ensure_ascii=False, indent=2), dry_run, expected_version
+        )
 
     def apply_reply(
         self, text: str, dry_run: bool = False, strict: bool = False, partial: bool = False, allow_delete: bool = False
@@ -87,6 +106,7 @@ class Workbench:
         def run() -> Result:
             from kopipasta.engine import apply_reply
 
+            fresh = [] if dry_run else self._fresh(self.memory.files())
             report = apply_reply(
                 text, self.root, dry_run=dry_run, strict=strict, partial=partial, allow_delete=allow_delete,
                 documents=self.documents,
@@ -95,7 +115,9 @@ class Workbench:
                 from kopipasta.loop.applylog import record_apply
 
                 record_apply(self.root, text, report, partial=partial, strict=strict)
-            return _report_result(report, dry_run=dry_run)
+            if report.written:
+                self._refresh(fresh, report)
+            return _report_result(report, dry_run=dry_run, root=self.root)
 
         return self._guarded(run)
 
@@ -104,6 +126,7 @@ class Workbench:
             from kopipasta.disk import journal
             from kopipasta.disk.undo import undo_newest
 
+            fresh = self._fresh(self.memory.files())
             try:
                 done = undo_newest(self.root)
             except journal.ChangedSince as refused:
@@ -117,9 +140,10 @@ class Workbench:
             from kopipasta.loop.applylog import record_undo
 
             record_undo(self.root)
+            self._refresh_files(fresh, {c.path for c in done.changes})
             deltas = file_deltas(done.changes)
-            lines = [f"undone {done.entry}: {len(done.restored)} file(s) restored, {len(done.deleted)} deleted"]
-            lines += [_delta_line(d) for d in deltas]
+            lines = [_undo_line(done.entry, done.restored, done.deleted, done.remaining)]
+            lines += [_undone_line(d) for d in deltas]
             data = {
                 "status": "undone", "entry": done.entry, "restored": list(done.restored), "deleted": list(done.deleted),
                 "remaining": done.remaining, "files": deltas,
@@ -150,23 +174,201 @@ class Workbench:
                     "this is a bug in kopipasta; please report it with the call",
                 )
 
-    def _edit(self, file: str, key: str, target: str, code: str, dry_run: bool) -> Result:
+    def _edit(
+        self,
+        file: str,
+        key: str,
+        target: str,
+        code: str,
+        dry_run: bool,
+        expected_version: str | None = None,
+        inside: tuple[str, str] | None = None,
+    ) -> Result:
         def run() -> Result:
             from kopipasta.disk.limits import reply_problem
             from kopipasta.engine import apply_blocks
 
-            too_big = reply_problem(len(code.encode("utf-8", "surrogatepass")))
+            text = code
+            sent = text if inside is None else inside[0] + inside[1]
+            too_big = reply_problem(len(sent.encode("utf-8", "surrogatepass")))
             if too_big:
                 return _refusal(too_big.replace("The reply", "The code", 1), "")
             relative = self._relative(file)
-            payload = code.replace("\r\n", "\n").replace("\r", "\n")
+            found = None
+            if inside is not None:  # the definition must resolve: its text is what `old` is found in
+                found = seen_.find(self.root, self.documents, relative, target, "edit_definition")
+                text = seen_.replaced_inside(found, _lf(inside[0]), _lf(inside[1]))
+            elif key != "TARGET_PATH":
+                found = seen_.find_quietly(self.root, self.documents, relative, target)
+            names_definition = key in ("TARGET_NODE", "DELETE_NODE")
+            stale = self._stale(relative, found, expected_version, check_memory=names_definition)
+            if stale is not None:
+                return stale
+            warnings: list[str] = []
+            if names_definition and found is not None and expected_version is None and self.memory.seen(found.file, found.name) is None:
+                warnings.append(
+                    f"first contact: {found.definition.kind} {found.name} was not read in this session; "
+                    "read_definition first (or pass expected_version) to have edits over changes you have not seen refused"
+                )
+            fresh = self._fresh([found.file if found else relative])
+            before_names = self._definitions(relative, None) if key in INSERT_KEYS.values() else None
+            payload = _lf(text)
             payload = payload[:-1] if payload.endswith("\n") else payload  # as a fence's last line ends it
             block = Block(1, 1, "", ((FILE_KEY, relative), (key, target)), relative, payload)
             # The agent names definitions as they are now, not as a person's last prompt showed them.
+            if inside is not None and found is not None:
+                # Through the engine as a replacement of the whole definition, but only when its
+                # result is exactly the one replace: any other reading of the text is refused.
+                trial = apply_blocks([block], self.root, dry_run=True, documents=self.documents, since_prompt=False)
+                refused = _not_exact(trial, found, text)
+                if refused is not None:
+                    return refused
+                if dry_run or trial.failed:
+                    return _report_result(trial, dry_run=True, root=self.root, warnings=warnings)
             report = apply_blocks([block], self.root, dry_run=dry_run, documents=self.documents, since_prompt=False)
-            return _report_result(report, dry_run=dry_run)
+            inserted = None
+            if before_names is not None and report.changes and not report.failed:
+                inserted = self._inserted(relative, before_names, report, remember=report.written)
+            if report.written:
+                self._refresh(fresh, report)
+                if found is not None and key == "TARGET_NODE":
+                    self._remember_edited(found, report)
+                elif found is not None and key == "DELETE_NODE":
+                    self.memory.forget(found.file, found.name)
+            result = _report_result(report, dry_run=dry_run, root=self.root, warnings=warnings)
+            if inserted:
+                named = ", ".join(f"{d['kind']} {d['name']} (lines {d['line']}-{d['end_line']})" for d in inserted)
+                verb = "would insert" if dry_run else "inserted"
+                result = Result(result.ok, f"{verb} {named}\n{result.text}", {**result.data, "inserted": inserted})
+            return result
 
         return self._guarded(run)
+
+    def _document(self, relative: str, data: bytes | None) -> Any:
+        """The Document of the file now, or of `data` in its place (a dry run's result); None if not code."""
+        from dataclasses import replace as replaced
+
+        from kopipasta.code.find.document import open_document
+
+        try:
+            document = seen_.code_document(self.root, self.documents, relative, "insert_definition")
+        except (PatchError, OSError):
+            return None
+        if data is not None:
+            document = open_document(replaced(document.source, data=data), self.root)
+        return document
+
+    def _definitions(self, relative: str, data: bytes | None) -> dict[tuple[str, str], int] | None:
+        """Each definition's (kind, qualified name) and how many there are: of the file now, or of `data`."""
+        document = self._document(relative, data)
+        if document is None:
+            return None
+        counts: dict[tuple[str, str], int] = {}
+        for definition in document.definitions:
+            key = (definition.kind, seen_.qualified(definition))
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def _inserted(
+        self, relative: str, before: dict[tuple[str, str], int], report: Report, *, remember: bool
+    ) -> list[dict[str, Any]]:
+        """The definitions an insert added (so its result names them, not the anchor)."""
+        data = None
+        if not remember:  # a dry run: the bytes it would write, as a Document holds them (no BOM)
+            data = (report.changes[0].after or b"").removeprefix(b"\xef\xbb\xbf")
+            if b"\r" in data and b"\n" not in data:
+                data = data.replace(b"\r", b"\n")
+        document = self._document(relative, data)
+        if document is None:
+            return []
+        counts: dict[tuple[str, str], int] = {}
+        found = []
+        for definition in document.definitions:
+            key = (definition.kind, seen_.qualified(definition))
+            counts[key] = counts.get(key, 0) + 1
+            if counts[key] <= before.get(key, 0):
+                continue
+            start = seen_.span_start(document, definition)
+            seen = seen_.seen_of(document.data, start, definition)
+            found.append({
+                "kind": key[0], "name": key[1], "line": seen.line, "end_line": definition.end_line, "version": seen.version,
+            })
+            if remember:
+                self.memory.remember(document.source.path, key[1], seen)
+        return found
+
+    # Read-before-write (agents/memory.py).
+
+    def _file_version(self, relative: str) -> str:
+        from kopipasta.disk.workspace import load
+
+        source = load(self.root, relative)
+        return version_of(source.to_bytes()) if source.exists else "(no file)"
+
+    def _stale(self, relative: str, found: seen_.Found | None, expected_version: str | None, *, check_memory: bool) -> Result | None:
+        """The refusal of an edit over a version the agent did not see; None when it saw this one."""
+        hint = "nothing was written: read_definition again and redo the edit on what is there now"
+        if expected_version is not None and expected_version.strip():
+            expected = expected_version.strip().lower().removeprefix("v")  # as a listing shows it
+            if found is not None and expected == found.seen.version:
+                return None
+            now_file = self._file_version(relative)
+            if expected == now_file:
+                return None
+            if found is None:
+                return _refusal(f"{relative} changed since version {expected} (now {now_file})", hint)
+            remembered = self.memory.seen(found.file, found.name)
+            what = f": {first_difference(remembered, found.seen)}" if remembered and remembered.version == expected else ""
+            return _refusal(
+                f"{found.file}: {found.definition.kind} {found.name} changed since version {expected}"
+                f" (now {found.seen.version}){what}",
+                hint,
+            )
+        if check_memory and found is not None:
+            remembered = self.memory.seen(found.file, found.name)
+            if remembered is not None and remembered.version != found.seen.version:
+                return _refusal(
+                    f"{found.file}: {found.definition.kind} {found.name} changed since you last read it: "
+                    f"{first_difference(remembered, found.seen)} (version {remembered.version}, now {found.seen.version})",
+                    hint,
+                )
+        return None
+
+    def _fresh(self, files: list[str]) -> list[tuple[str, str]]:
+        """The remembered definitions of `files` that are still as the agent saw them."""
+        fresh = []
+        for file in files:
+            for name, remembered in self.memory.names_in(file).items():
+                now = seen_.find_quietly(self.root, self.documents, file, name)
+                if now is not None and now.seen.version == remembered.version:
+                    fresh.append((file, name))
+        return fresh
+
+    def _refresh(self, fresh: list[tuple[str, str]], report: Report) -> None:
+        """After the session's own write, what the agent saw is what it wrote: keep the fresh ones current."""
+        self._refresh_files(fresh, {change.path for change in report.changes})
+
+    def _refresh_files(self, fresh: list[tuple[str, str]], written: set[str]) -> None:
+        for file, name in fresh:
+            if file not in written:
+                continue
+            now = seen_.find_quietly(self.root, self.documents, file, name)
+            if now is None:
+                self.memory.forget(file, name)
+            else:
+                self.memory.remember(file, name, now.seen)
+
+    def _remember_edited(self, found: seen_.Found, report: Report) -> None:
+        """The definition the agent just wrote, under its new name when the code renamed it."""
+        name = found.name
+        for outcome in report.outcomes:
+            renamed = _RENAMED.search(outcome.message or "")
+            if renamed:
+                self.memory.forget(found.file, found.name)
+                name = renamed.group(2)
+        now = seen_.find_quietly(self.root, self.documents, found.file, name)
+        if now is not None:
+            self.memory.remember(now.file, now.name, now.seen)
 
     def _relative(self, file: str) -> str:
         """A path as the agent wrote it, relative to the root (an absolute path inside the root too)."""
@@ -197,6 +399,8 @@ class Workbench:
                 files.append({"file": written, "error": str(error), "definitions": []})
                 lines.append(f"{written}: {error}")
         selection = select_files(inside, self.root)
+        named = {p for p in inside if (self.root / p).is_file()}  # a file asked for by name is never skipped
+        skipped: list[str] = []
         for missing in selection.empty:
             lines.append(f"{missing}: matched no text file")
         for relative in selection.files:
@@ -205,58 +409,87 @@ class Workbench:
                 if not source.exists:
                     raise PatchError(f"No such file: {relative}", "paths are relative to the project root")
                 spec = language_for_path(source.path)
+                document = None
                 if spec is not None and spec.embedding is None:
-                    definitions = self.documents.open(source, self.root).definitions
+                    document = self.documents.open(source, self.root)
+                    definitions = document.definitions
                 else:
                     definitions = definitions_of(source)
+            except UnsupportedFile as error:
+                if relative in named:
+                    files.append({"file": relative, "error": str(error), "definitions": []})
+                    lines.append(f"{relative}: {error}")
+                else:  # a folder's file no grammar reads: said once at the end, not a failure of the listing
+                    skipped.append(relative)
+                continue
             except PatchError as error:
                 files.append({"file": relative, "error": str(error), "definitions": []})
                 lines.append(f"{relative}: {error}")
                 continue
             names = target_names(definitions)
+            versions = [
+                (seen_.seen_of(document.data, seen_.span_start(document, d), d) if document is not None
+                 else seen_.data_seen(source.data, d)).version
+                for d in definitions
+            ]
+            file_version = version_of(source.to_bytes())
             files.append({
                 "file": source.path,
+                "file_version": file_version,
                 "definitions": [
-                    {"kind": d.kind, "name": name, "line": d.line, "end_line": d.end_line}
-                    for d, name in zip(definitions, names, strict=True)
+                    {"kind": d.kind, "name": name, "line": d.line, "end_line": d.end_line, "version": version}
+                    for d, name, version in zip(definitions, names, versions, strict=True)
                 ],
             })
-            lines.append(source.path + ("" if definitions else "  (no definitions)"))
-            lines += [f"  {d.kind} {name}  {_lines(d.line, d.end_line)}" for d, name in zip(definitions, names, strict=True)]
+            lines.append(f"{source.path}  (version {file_version})" + ("" if definitions else "  (no definitions)"))
+            lines += [
+                f"  {d.kind} {name}  {_lines(d.line, d.end_line)}  v{version}"
+                for d, name, version in zip(definitions, names, versions, strict=True)
+            ]
+        if skipped:
+            shown = ", ".join(skipped[:20]) + (f" and {len(skipped) - 20} more" if len(skipped) > 20 else "")
+            lines.append(f"skipped {len(skipped)} file(s) kopipasta has no grammar for: {shown}")
         ok = bool(selection.files) and not selection.empty and not any("error" in f for f in files)
-        return Result(ok, "\n".join(lines) or "no files matched", {"files": files})
+        return Result(ok, "\n".join(lines) or "no files matched", {"files": files, "skipped": skipped})
 
     def _read(self, relative: str, target: str) -> Result:
-        from kopipasta.code.find.resolve import parse_target, resolve_in
-        from kopipasta.disk.workspace import load
-        from kopipasta.errors import TargetNotFound, UnsupportedFile
-        from kopipasta.syntax.languages import language_for_path
-
-        source = load(self.root, relative)
-        if not source.exists:
-            raise TargetNotFound(f"No such file: {relative}", "paths are relative to the project root")
-        spec = language_for_path(source.path)
-        if spec is None or spec.embedding is not None:
-            raise UnsupportedFile(
-                f"read_definition cannot read definitions of {relative}: it is not a code file kopipasta parses here",
-                "read the file itself; set data values with set_value",
-            )
-        document = self.documents.open(source, self.root)
-        definition = resolve_in(parse_target(target, relative), document, relative)
-        comment = document.comment_block_start(definition.outer_start)
-        start = document.line_start(comment if comment is not None else definition.outer_start)
-        text = document.data[start : definition.end].decode("utf-8", "replace")
-        first_line = document.data.count(b"\n", 0, start) + 1
-        qualified = ".".join((*definition.scope, definition.name))
+        found = seen_.find(self.root, self.documents, relative, target, "read_definition")
+        self.memory.remember(found.file, found.name, found.seen)
+        seen, definition = found.seen, found.definition
         data = {
-            "file": source.path, "kind": definition.kind, "name": qualified,
-            "line": first_line, "end_line": definition.end_line, "text": text,
+            "file": found.file, "kind": definition.kind, "name": found.name,
+            "line": seen.line, "end_line": definition.end_line, "text": seen.text,
+            "version": seen.version, "file_version": version_of(found.document.source.to_bytes()),
         }
-        return Result(True, f"{source.path}: {definition.kind} {qualified}, lines {first_line}-{definition.end_line}\n{text}", data)
+        head = f"{found.file}: {definition.kind} {found.name}, lines {seen.line}-{definition.end_line}, version {seen.version}"
+        return Result(True, f"{head}\n{seen.text}", data)
 
 
 def _lines(line: int, end_line: int) -> str:
     return f"line {line}" if line == end_line else f"lines {line}-{end_line}"
+
+
+_RENAMED = re.compile(r"renamed '([^']+)' to '([^']+)'")
+
+
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _not_exact(trial: Report, found: seen_.Found, text: str) -> Result | None:
+    """edit_definition's net: the engine's dry run must give exactly the file with the one replace."""
+    if trial.failed or not trial.changes:
+        return None  # its own refusal (or `unchanged`) is the answer
+    data = found.document.data
+    expected = _lf((data[: found.start] + text.encode("utf-8") + data[found.definition.end :]).decode("utf-8", "replace"))
+    after = trial.changes[0].after or b""
+    if _lf(after.decode("utf-8", "replace")).lstrip("\ufeff") == expected:
+        return None
+    return _refusal(
+        f"{found.file}: {found.definition.kind} {found.name}: the edit does not read as one exact replace "
+        "inside the definition (its text would be re-read as a whole definition); nothing was written",
+        "send the whole definition with replace_definition",
+    )
 
 
 # A hint that names the command a person runs, as the tool an agent calls instead.
@@ -273,13 +506,18 @@ def _refusal(message: str, hint: str) -> Result:
     return Result(False, text, {"status": "failed", "error": message, "hint": hint})
 
 
-def _report_result(report: Report, *, dry_run: bool) -> Result:
-    """A Report as a tool result: a line per block (and per file written), the deltas as data."""
-    from kopipasta.report import failure_line, status_label
+def _report_result(report: Report, *, dry_run: bool, root: Path, warnings: list[str] | None = None) -> Result:
+    """A Report as a tool result: a line per block (and per file written), the deltas as data, and the
+    warnings `kopipasta apply` prints (agents/notices.py), as lines and as data."""
+    from kopipasta.agents.notices import notices
+    from kopipasta.report import failure_line, run_without_asking, status_label
 
     deltas = file_deltas(report.changes)
     if report.reply_error:
-        return Result(False, report.reply_error, {"status": "failed", "error": report.reply_error, "blocks": [], "files": []})
+        return Result(
+            False, report.reply_error,
+            {"status": "failed", "error": report.reply_error, "blocks": [], "files": [], "warnings": []},
+        )
     lines = []
     for outcome in report.outcomes:
         if outcome.status is Status.SKIPPED and outcome.file is None:
@@ -296,19 +534,41 @@ def _report_result(report: Report, *, dry_run: bool) -> Result:
         lines += [d["diff"] for d in deltas]
     failed = report.failed
     status = "failed" if failed else "dry_run" if dry_run else "applied" if report.written else "unchanged"
+    warning_lines, warning_data = notices(report, root, dry_run=dry_run)
+    warning_lines = [*((warnings or []) if not failed else []), *warning_lines]
+    flagged = run_without_asking(report)
     data = {
         "status": status, "dry_run": dry_run, "written": report.written,
-        "blocks": [_block_json(o) for o in report.outcomes], "files": deltas, "notes": list(report.notes),
+        "blocks": [_block_json(o, flagged) for o in report.outcomes], "files": deltas, "notes": list(report.notes),
+        "warnings": warning_lines, **warning_data,
     }
-    return Result(not failed, "\n".join([*report.notes, *lines]), data)
+    return Result(not failed, "\n".join([*report.notes, *lines, *warning_lines]), data)
 
 
-def _block_json(outcome: Outcome) -> dict[str, Any]:
+def _block_json(outcome: Outcome, flagged: dict[str, str]) -> dict[str, Any]:
     from kopipasta.report import outcome_json
 
-    data = outcome_json(outcome)
+    data = outcome_json(outcome, flagged)
     data["hint"] = for_agent(outcome.hint)
     return data
+
+
+def _undo_line(entry: str, restored: Any, deleted: Any, remaining: int) -> str:
+    parts = [f"put back {len(restored)} file(s) as they were before that apply"]
+    if deleted:
+        parts.append(f"deleted {len(deleted)} file(s) it had created")
+    left = f"{remaining} earlier apply(s) can still be undone" if remaining else "nothing earlier is left to undo"
+    return f"undone {entry}: {', '.join(parts)}; {left}"
+
+
+def _undone_line(delta: dict[str, Any]) -> str:
+    ranges = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in delta["changed_lines"])
+    after = (delta["sha256_after"] or "")[:12]
+    if delta["sha256_after"] is None:
+        return f"{delta['path']} deleted (the apply had created it)"
+    lines = "line" if "-" not in ranges and "," not in ranges else "lines"
+    where = f"{lines} {ranges} as before the apply" if ranges else "the lines the apply added are gone"
+    return f"{delta['path']} restored: {where}; sha256 now {after}"
 
 
 def _delta_line(delta: dict[str, Any], *, dry_run: bool = False) -> str:

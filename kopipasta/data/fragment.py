@@ -13,6 +13,15 @@ it keeps every item of the file's or has as many (a one-for-one replacement), an
 refused when it leaves items out (it may be "add this one"). Anything else — a
 payload that is not one mapping, a file of several YAML documents, a file that does
 not load — is not a fragment, and the caller keeps its refusal.
+
+Whole or fragment is decided here too (`left_out`): a data block is the whole file
+only when it restates every key, at every level it descends into. One that would
+drop keys the reply does not say it removes is a fragment, even when it restates
+every top-level key (`services:` with one service's image), and the keys it leaves
+out are kept and named in the report. A block none of whose keys is a top-level key
+of the file (`ports:` alone for a compose file) belongs below: under the one mapping
+that holds such a key, or nowhere certain when several do (`runs-on:` in a workflow
+with three jobs), and then it is refused, the candidates named.
 """
 
 from __future__ import annotations
@@ -43,6 +52,32 @@ NOT_A_MAPPING = "it is not a mapping of the file's keys"
 class Applied:
     text: str
     paths: tuple[str, ...]  # the paths set, as TARGET_PATH spells them
+    kept: tuple[str, ...] = ()  # keys left out of a block that restated every top-level key
+
+
+def left_out(kind: str, source: str, payload: str, *, file: str) -> list[str] | None:
+    """The paths of the file's keys, in the mappings the block restates, that the block leaves out.
+
+    None when either side does not load as one mapping (the caller judges it by its lines).
+    """
+    jsonc = kind == "JSON" and _allows_comments(file)
+    try:
+        have = _load(kind, source, what="the file", jsonc=jsonc, file=file)
+        sent = _load(kind, payload, what="the block", bare_pairs=kind == "JSON", jsonc=jsonc, file=file)
+    except NotAFragment:
+        return None
+    if not isinstance(have, dict) or not isinstance(sent, dict):
+        return None
+    missing: list[str] = []
+    stack: list[tuple[dict[Any, Any], dict[Any, Any], list[Key]]] = [(have, sent, [])]
+    while stack:
+        old, new, keys = stack.pop()
+        for key, value in old.items():
+            if key not in new:
+                missing.append(_path([*keys, key]))
+            elif isinstance(value, dict) and isinstance(new[key], dict):
+                stack.append((value, new[key], [*keys, key]))
+    return sorted(missing)
 
 
 def apply_fragment(kind: str, source: str, payload: str, *, file: str) -> Applied:
@@ -54,6 +89,11 @@ def apply_fragment(kind: str, source: str, payload: str, *, file: str) -> Applie
     sent = _load(kind, payload, what="the block", bare_pairs=kind == "JSON", jsonc=jsonc, file=file)
     if not isinstance(have, dict) or not isinstance(sent, dict) or not sent:
         raise NotAFragment(NOT_A_MAPPING)
+    kept: tuple[str, ...] = ()
+    if have and all(key in sent for key in have):
+        kept = tuple(left_out(kind, source, payload, file=file) or ())
+    elif have and not any(key in have for key in sent):
+        sent = _rooted(have, sent, file)
     leaves: list[tuple[list[Key], Any]] = []
     _walk(have, sent, [], leaves)
     text = source
@@ -62,7 +102,51 @@ def apply_fragment(kind: str, source: str, payload: str, *, file: str) -> Applie
         path = render_path(keys).removeprefix("$").removeprefix(".")
         text = data_formats.set_value(text, path, _value_text(kind, value), file=file)
         paths.append(path)
-    return Applied(text, tuple(paths))
+    return Applied(text, tuple(paths), kept)
+
+
+def _path(keys: list[Key]) -> str:
+    return render_path(keys).removeprefix("$").removeprefix(".")
+
+
+def _rooted(have: dict[Any, Any], sent: dict[Any, Any], file: str) -> dict[Any, Any]:
+    """A block of keys the file holds only below its top level, set under the one mapping that holds them.
+
+    `ports:` alone for a compose file whose one service has ports means that
+    service's; when no mapping holds any of the keys they are new top-level keys;
+    when several do, which one the block means is not certain.
+    """
+    places: list[list[Key]] = []
+    stack: list[tuple[Any, list[Key]]] = [(value, [key]) for key, value in reversed(have.items())]
+    while stack:
+        node, keys = stack.pop()
+        if isinstance(node, dict):
+            if any(key in node for key in sent):
+                places.append(keys)
+            stack.extend((value, [*keys, key]) for key, value in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend((item, [*keys, index]) for index, item in reversed(list(enumerate(node))))
+    if not places:
+        return sent
+    first = next(iter(sent))
+    if len(places) > 1:
+        shown = ", ".join(_path(keys) for keys in places[:3]) + (", …" if len(places) > 3 else "")
+        raise PayloadError(
+            f"File block for {file}: '{first}' is not a top-level key, and {len(places)} places hold one "
+            f"({shown}): which one the block means is not certain",
+            f"name it with `TARGET_PATH: {_path([*places[0], first])}`",
+        )
+    place = places[0]
+    if not all(isinstance(key, str) for key in place):
+        raise PayloadError(
+            f"File block for {file}: '{first}' is not a top-level key, and the one place that holds it "
+            f"({_path(place)}) is an item of a list",
+            f"name it with `TARGET_PATH: {_path([*place, first])}`",
+        )
+    rooted = sent
+    for key in reversed(place):
+        rooted = {key: rooted}
+    return rooted
 
 
 def _walk(have: Any, sent: Any, keys: list[Key], leaves: list[tuple[list[Key], Any]]) -> None:
@@ -81,7 +165,8 @@ def _walk(have: Any, sent: Any, keys: list[Key], leaves: list[tuple[list[Key], A
             for index, item in matched:
                 _walk(have[index], item, [*keys, index], leaves)
             return
-        kept_all = all(any(same_data(old, new) for new in sent) for old in have)
+        restated = {_fingerprint(new) for new in sent}
+        kept_all = all(_fingerprint(old) in restated for old in have)
         if not kept_all and len(sent) != len(have):
             where = render_path(keys).removeprefix("$").removeprefix(".")
             raise NotAFragment(
@@ -101,8 +186,25 @@ def _matched_items(have: list[Any], sent: list[Any]) -> list[tuple[int, Any]] | 
             continue
         if len(set(ids)) != len(ids) or len(set(wanted)) != len(wanted) or not set(wanted) <= set(ids):
             continue
-        return [(ids.index(item[field]), item) for item in sent]
+        index = {value: position for position, value in enumerate(ids)}
+        return [(index[item[field]], item) for item in sent]
     return None
+
+
+def _fingerprint(value: Any) -> Any:
+    """A hashable stand-in equal for equal data as `same_data` tells it (1, 1.0 and true apart):
+    restated lists are compared in one pass, not item against item."""
+    if isinstance(value, dict):
+        return ("map", frozenset((_fingerprint(k), _fingerprint(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(_fingerprint(item) for item in value))
+    if isinstance(value, float) and value != value:
+        return ("nan",)
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value).__name__, repr(value))
+    return (type(value).__name__, value)
 
 
 def _allows_comments(file: str) -> bool:
@@ -125,10 +227,15 @@ def _load(kind: str, text: str, *, what: str, bare_pairs: bool = False, jsonc: b
         if kind == "YAML":
             import yaml
 
-            documents = list(yaml.safe_load_all(text))
-            if len(documents) != 1:
-                raise NotAFragment(f"{what} holds {len(documents)} YAML documents")
-            return documents[0]
+            from kopipasta.data.yaml_aliases import too_many_aliases
+            from kopipasta.data.yaml_style import construct
+
+            graphs = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+            if len(graphs) != 1:
+                raise NotAFragment(f"{what} holds {len(graphs)} YAML documents")
+            if too_many_aliases(graphs):
+                raise NotAFragment(f"{what} expands its aliases too far to compare its values")
+            return construct(graphs[0])
         if sys.version_info >= (3, 11):
             import tomllib
         else:  # pragma: no cover

@@ -11,7 +11,9 @@ send a write outside the root. `transaction` puts a set of files in place all
 or nothing (temporaries and folders first, then renames, rolled back on
 failure). `lock` serialises applies on one root, `limits` and `newlines`
 hold the size limits and the new-line rules, `faults` the test hooks that crash or fail a write at a chosen point.
-`own_settings` refuses a reply's change to kopipasta's own settings files;
-`run_by_tools` names the files other tools run without asking (the report marks them).
+`own_settings` refuses a reply's change to kopipasta's own settings files
+(by the files they resolve to, and the template they name);
+`run_by_tools` names the files other tools run without asking (the report marks them);
+`regular` reads a project file only when it is a regular file, never blocking.
 `workspace`, `journal` and `undo` are the room's public face.
 """

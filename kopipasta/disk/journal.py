@@ -310,10 +310,17 @@ def _publish(journal_fd: int, staging: str) -> str:
 
 
 def _mark_complete(journal_fd: int, entry: str) -> None:
+    """Mark the entry complete, without a sync of its own (issue 26: the write at its floor).
+
+    It is created only after the renames' folders were synced, so a mark on disk
+    always means the files were; a mark lost to a power cut is told from the
+    files themselves (`_is_complete`: every file holds the bytes the manifest
+    recorded as `after`), so it needs no fsync, and neither does its folder.
+    """
     fd = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=journal_fd)
     try:
-        beneath.write_temporary(fd, _COMPLETE, b"", 0o600)
-        os.fsync(fd)
+        with suppress(FileExistsError):
+            os.close(os.open(_COMPLETE, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=fd))
     finally:
         os.close(fd)
 
@@ -385,7 +392,7 @@ def recover(root_fd: int) -> list[str]:
         entries = entry_names(journal_fd)
         notes: list[str] = []
         for entry in entries:
-            if _is_complete(journal_fd, entry):
+            if _is_complete(root_fd, journal_fd, entry):
                 if entry == entries[-1]:
                     _remove_undo_temporaries(root_fd, journal_fd, entry)
                 continue
@@ -407,7 +414,7 @@ def recover(root_fd: int) -> list[str]:
         os.close(journal_fd)
 
 
-def _is_complete(journal_fd: int, entry: str) -> bool:
+def _is_complete(root_fd: int, journal_fd: int, entry: str) -> bool:
     try:
         fd = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=journal_fd)
     except OSError:
@@ -416,11 +423,43 @@ def _is_complete(journal_fd: int, entry: str) -> bool:
         if beneath.lstat_at(fd, _COMPLETE) is not None:
             return True
         manifest = beneath.read_at(fd, _MANIFEST, _MANIFEST)[0]
-        return bool(json.loads(manifest).get("version", 1) < _VERSION)
+        if json.loads(manifest).get("version", 1) < _VERSION:
+            return True
     except (OSError, ValueError, AttributeError, TypeError, RecursionError, PatchError):
         return True
     finally:
         os.close(fd)
+    return _written_through(root_fd, journal_fd, entry)
+
+
+def _written_through(root_fd: int, journal_fd: int, entry: str) -> bool:
+    """An entry without its mark whose every file holds its recorded `after` bytes: the mark was lost
+    (it is written without a sync), not the apply interrupted. Marked now, so this is asked once."""
+    try:
+        files = read_manifest(journal_fd, entry)
+    except JournalError:
+        return False
+    for item in files:
+        try:
+            folders, name = beneath.split(item["path"])
+            dir_fd = beneath.open_dir(root_fd, item["path"], folders)
+        except FileNotFoundError:
+            if item["after"] is None:
+                continue  # deleted, folder and all
+            return False
+        except (OSError, ValueError, PatchError):
+            return False
+        try:
+            now = beneath.read_at(dir_fd, name, item["path"])[0] if beneath.lstat_at(dir_fd, name) is not None else None
+        except (OSError, ValueError, PatchError):
+            return False
+        finally:
+            os.close(dir_fd)
+        if (_digest(now) if now is not None else None) != item["after"]:
+            return False
+    with suppress(OSError):
+        _mark_complete(journal_fd, entry)
+    return True
 
 
 def _remove_undo_temporaries(root_fd: int, journal_fd: int, entry: str) -> None:

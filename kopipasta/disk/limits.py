@@ -17,6 +17,8 @@ MB = 1 << 20
 REPLY_VARIABLE = "KOPIPASTA_MAX_REPLY_MB"
 FILE_VARIABLE = "KOPIPASTA_MAX_FILE_MB"
 BLOCKS_VARIABLE = "KOPIPASTA_MAX_BLOCKS"
+FILES_VARIABLE = "KOPIPASTA_MAX_FILES_PER_BLOCK"
+PAYLOAD_VARIABLE = "KOPIPASTA_MAX_PAYLOAD_MB"
 # Measured on a shared 2-core machine (RELIABILITY.md): a 4 MB payload of short
 # Python lines takes about a minute and ~1 GB; beyond these, refuse and say how to raise.
 DEFAULT_REPLY_MB = 8
@@ -24,6 +26,14 @@ DEFAULT_FILE_MB = 16
 # Each block resolves against the file as the blocks before it left it, so
 # many blocks on one big file cost blocks × file size.
 DEFAULT_BLOCKS = 500
+# One diff or envelope block naming thousands of files is a generated dump, not an edit: each
+# file is read, checked and journalled (issue 28, item 9: 5,000 new files were all written).
+DEFAULT_FILES_PER_BLOCK = 1000
+# A definition's replacement (TARGET_NODE and the other targeted forms) is parsed with the file
+# around it several times over; a 7 MB payload cost 23-50 s and 2.6 GB (issue 28, item 9).
+# 2 MB of code (100,000 lines) is far past any definition a model writes; whole-file blocks keep
+# the reply limit.
+DEFAULT_PAYLOAD_MB = 2
 
 
 def _limit(variable: str, default: int) -> int:
@@ -47,13 +57,45 @@ def block_limit() -> int:
     return max(1, int(value)) if value.isdigit() else DEFAULT_BLOCKS
 
 
+def files_per_block_limit() -> int:
+    value = os.environ.get(FILES_VARIABLE, "")
+    return max(1, int(value)) if value.isdigit() else DEFAULT_FILES_PER_BLOCK
+
+
+def payload_limit() -> int:
+    return _limit(PAYLOAD_VARIABLE, DEFAULT_PAYLOAD_MB)
+
+
+def files_problem(count: int) -> str:
+    """Why one block naming `count` files is refused, or ""."""
+    limit = files_per_block_limit()
+    if count <= limit:
+        return ""
+    return (
+        f"The block names {count:,} files, above the limit of {limit:,} for one block — "
+        f"split it, or set {FILES_VARIABLE}=<count> to raise it"
+    )
+
+
+def payload_problem(size: int) -> str:
+    """Why a targeted block's payload of `size` bytes is refused, or ""."""
+    limit = payload_limit()
+    if size <= limit:
+        return ""
+    return (
+        f"The block's replacement is {size / MB:.1f} MB, above the {limit // MB} MB limit for one definition — "
+        f"send the whole file instead, or set {PAYLOAD_VARIABLE}=<MB> to raise it"
+    )
+
+
 def reply_problem(size: int, blocks: int | None = None) -> str:
     """Why a reply is refused for its size, or ""."""
     if size > reply_limit():
         return "The reply " + too_large("", size, reply_limit(), REPLY_VARIABLE).lstrip()
     if blocks is not None and blocks > block_limit():
+        # The reader stops one block past the limit (intake/reader.py): the true count is not known.
         return (
-            f"The reply holds {blocks:,} code blocks, above the limit of {block_limit():,} — "
+            f"The reply holds more than {block_limit():,} code blocks, the limit — "
             f"split it, or set {BLOCKS_VARIABLE}=<count> to raise it"
         )
     return ""

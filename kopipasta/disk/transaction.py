@@ -116,8 +116,12 @@ def commit(root_fd: int, writes: Sequence[FileWrite], tag: str, new_mode: int) -
             finally:
                 if watch is not None:
                     os.close(watch)
-        for item in prepared:
-            os.fsync(item.dir_fd)
+        synced: set[tuple[int, int]] = set()
+        for item in prepared:  # one sync per folder, however many of its entries were renamed
+            folder = _identity(item.dir_fd)
+            if folder not in synced:
+                os.fsync(item.dir_fd)
+                synced.add(folder)
     except BaseException as error:
         rolled_back = _roll_back(done, new_mode, tag)
         _discard(prepared, root_fd, created_dirs if rolled_back else [])

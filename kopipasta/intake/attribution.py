@@ -168,6 +168,12 @@ def paths_in_prose(paragraph: list[str]) -> tuple[str, ...]:
     return found or _paths_in(text)
 
 
+def paths_in_paragraph(paragraph: list[str]) -> tuple[str, ...]:
+    """Every path the whole paragraph names, in order, each once (tried after the last sentence's)."""
+    text = " ".join(line.strip() for line in paragraph).strip()
+    return _paths_in(text) if text and len(text) <= _MAX_PROSE else ()
+
+
 def _paths_in(text: str) -> tuple[str, ...]:
     paths: list[str] = []
     # A path holds no space, so words are enough: code and bold spans come off as decorations,

@@ -13,7 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from kopipasta.intake.attribution import file_name, paths_in_prose, read_info_string
+from kopipasta.disk.limits import block_limit
+from kopipasta.intake.attribution import (
+    file_name,
+    paths_in_paragraph,
+    paths_in_prose,
+    read_info_string,
+)
 from kopipasta.intake.directives import (
     Directive,
     NearMiss,
@@ -64,6 +70,7 @@ def read_reply(text: str) -> Reply:
 
     blocks: list[Block] = []
     withdrawn = 0
+    most = block_limit()
     last_reset = -1  # the line of the last <<<RESET>>>: unfenced patches above it are withdrawn
     index = 0
     # prose[i]: line i is ordinary text, neither a fence nor inside a block. Only such a
@@ -95,6 +102,10 @@ def read_reply(text: str) -> Reply:
         for block in _make_blocks(index + 1, start + 2, opener["info"], body, named, paragraph):
             blocks.append(replace(block, cut_off=not closed, lead=lead))
             index = block.index
+        if len(blocks) > most:
+            # Past the block limit the reply is refused (engine, disk/limits.py): reading the
+            # rest would only cost time (850,000 fences were all parsed first: issue 28, item 9).
+            return Reply(blocks, withdrawn)
     if blocks:
         # What the prose says a reading may need (a definition it says it removed); one string for all blocks.
         said = "\n".join(line for line, is_prose in zip(lines, prose, strict=False) if is_prose and line.strip())
@@ -207,9 +218,12 @@ def _make_blocks(
         split = _next_file(body, header.end) if file and not any(k in TARGET_KEYS for k, _ in directives) else None
         prose_paths: tuple[str, ...] = ()
         comment_paths: tuple[str, ...] = ()
+        paragraph_paths: tuple[str, ...] = ()
         if file is None and not blocks:
             # Named, perhaps, by the sentence above or the first comment line: the engine decides.
             prose_paths = paths_in_prose(paragraph)
+            paragraph_paths = paths_in_paragraph(paragraph)
+            paragraph_paths = paragraph_paths if set(paragraph_paths) != set(prose_paths) else ()
             if read.language.lower() not in _NO_PATH_COMMENT:
                 comment_paths = _paths_in_first_comment(body, header.end)
         blocks.append(
@@ -223,6 +237,7 @@ def _make_blocks(
                 malformed=(near_miss.line, near_miss.suggestion, near_miss.value) if near_miss else None,
                 prose_paths=prose_paths,
                 comment_paths=comment_paths,
+                paragraph_paths=paragraph_paths,
             )
         )
         if split is None:

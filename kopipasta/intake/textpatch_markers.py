@@ -24,6 +24,10 @@ def may_be_text_patch(block: Block) -> bool:
     if block.info.lower() in _PATCH_FENCES:
         return True
     payload = block.payload
+    if '"old_string"' in payload or '"edits"' in payload:
+        return True  # a JSON edit as Claude Code writes it (json_edit.py)
+    if (payload.startswith("-") or "\n-" in payload) and (payload.startswith("+") or "\n+" in payload):
+        return True  # `-` and `+` lines: perhaps a diff without its `@@` (headerless_diff)
     return any(marker in payload for marker in MARKER_SUBSTRINGS)
 
 

@@ -76,6 +76,10 @@ class Hunk:
     anchors: tuple[str, ...] = ()  # an envelope's `@@ class X` lines, outermost first
     at_end: bool = False  # envelope `*** End of File`: the old text ends the file
     padded: int = 0  # blank context lines put back from the header's counts (see _diff_hunks)
+    replace_all: bool = False  # Claude Code's `replace_all`: every place the old text stands (text/midline.py)
+    # A diff without `@@` whose context lines start with a space: those lines read as the file has
+    # them (the space part of the text), where `lines` reads the space as unified diff's prefix.
+    alternative: tuple[tuple[str, str], ...] | None = None
 
     @property
     def old(self) -> list[str]:
@@ -164,6 +168,55 @@ def _first_form(lines: list[str], info: str) -> str | None:
     return None
 
 
+def headerless_diff(lines: list[str]) -> bool:
+    """A run of `-` and `+` lines with no `@@` header (issue 24): both kinds, nothing that is a header.
+
+    Context may keep unified diff's leading space or stand as the file has it (a line at the
+    margin). Both kinds are required: a YAML or markdown list is `-` lines alone, and code
+    never starts lines with both `-` and `+` at the margin.
+    """
+    marked = [line for line in lines if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))]
+    if not any(line[:1] == "+" for line in marked) or not any(line[:1] == "-" for line in marked):
+        return False
+    if any(line.startswith("@@") and _HUNK_HEADER.match(line) for line in lines):
+        return False
+    # Not a markdown rule, table or fence: `---` alone, `+--+`, and git or envelope lines are no diff body.
+    return not any(line.strip() in ("---", "+++") or line.startswith(("diff --git ", "*** ", "```")) for line in lines)
+
+
+def _with_alternatives(files: list[FilePatch], others: list[FilePatch]) -> list[FilePatch]:
+    """Each hunk of `files` with the same hunk of `others` (the other reading of its context) beside it."""
+    paired: list[FilePatch] = []
+    for fp, other in zip(files, others, strict=True):
+        hunks = tuple(
+            replace(h, alternative=o.lines) if o.lines != h.lines else h for h, o in zip(fp.hunks, other.hunks, strict=True)
+        )
+        paired.append(replace(fp, hunks=hunks))
+    return paired
+
+
+def _as_hunk_body(lines: list[str]) -> list[str]:
+    """A headerless diff with an `@@` opening each file's one hunk, context at the margin prefixed with its space."""
+    out: list[str] = []
+    opened = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            out.extend((line, lines[i + 1], "@@"))
+            opened, i = True, i + 2
+            continue
+        if not opened and line.strip() and _path_line(line) is not None and line[:1] not in " +-":
+            out.append(line)  # a path or FILE line above the run names its file
+        else:
+            if not opened and line.strip():
+                out.append("@@")
+                opened = True
+            out.append(line if line == "" or line[:1] in " +-\\" else " " + line)
+        i += 1
+    return out
+
+
 def read_text_patch(block: Block) -> TextPatch | None:
     """The block's text patch, or None when its payload carries no text-patch markers.
 
@@ -176,6 +229,16 @@ def read_text_patch(block: Block) -> TextPatch | None:
             raise PayloadError(f"Block {block.index} (line {block.line}) is {DELETE_MARKER} but names no file", "add `FILE: path` above the marker")
         return TextPatch(DELETE_MARKER, (FilePatch(file, "delete"),))
     targeted = any(key in TARGET_KEYS for key, _ in block.directives)
+    if not targeted and ('"old_string"' in block.payload or '"edits"' in block.payload):
+        from kopipasta.intake.json_edit import read_json_edits
+
+        edits = read_json_edits(block)
+        if edits is not None:
+            return TextPatch(SEARCH_REPLACE, tuple(
+                FilePatch(path, "update", tuple(
+                    Hunk(section_ops(e.old, e.new), k, replace_all=e.replace_all) for k, e in enumerate(file_edits, 1)
+                )) for path, file_edits in edits
+            ))
     if block.malformed is not None and (file or targeted or block.malformed[1] == FILE_KEY):
         return None  # its misspelt header line fails it first (plan.py), whatever the payload
     if file and file.lower().endswith(_DIFF_FILES) and not targeted:
@@ -183,6 +246,9 @@ def read_text_patch(block: Block) -> TextPatch | None:
     lines = block.payload.split("\n")
     marker_lines = _marker_lines(block)
     form = _first_form(marker_lines, block.info)
+    headerless = form is None and not targeted and not (file or "").lower().endswith(_DOC_FILES) and headerless_diff(lines)
+    if headerless:
+        form = DIFF
     where = f"Block {block.index} (line {block.line})" + (f" for {file}" if file else "")
     if form is None:
         if any(line.startswith("<<<<<<<") and _CONFLICT_OPEN.match(line) for line in marker_lines) and any(
@@ -201,7 +267,12 @@ def read_text_patch(block: Block) -> TextPatch | None:
         else:
             code = [k for k, line in enumerate(lines) if line.strip()]
             first = lines[code[0]] if code else ""
-            if first[:1] in " +-" and not (
+            if headerless or headerless_diff(lines):
+                # `-`/`+` lines with no `@@`: one hunk per file, its context read both ways.
+                files = _with_alternatives(_parse_diff(_as_hunk_body(lines), file), _parse_diff(_as_hunk_body(
+                    [" " + line if line[:1] == " " else line for line in lines]), file))
+                return TextPatch(form, tuple(files))
+            elif first[:1] in " +-" and not (
                 first.startswith("--- ") and code[0] + 1 < len(lines) and lines[code[0] + 1].startswith("+++ ")
             ):
                 lines = ["@@", *lines]  # a diff fence of bare +/- lines: one hunk without a header
@@ -232,7 +303,7 @@ def _path_line(line: str) -> str | None:
 # --- search/replace ----------------------------------------------------------------------
 
 
-def _ops(search: list[str], replace_lines: list[str]) -> tuple[tuple[str, str], ...]:
+def section_ops(search: list[str], replace_lines: list[str]) -> tuple[tuple[str, str], ...]:
     """The two sides as hunk lines: what both hold is context, kept as the file has it."""
     ops: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(None, search, replace_lines, autojunk=False)
@@ -267,7 +338,16 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
             name = pending or current
             if not name:
                 raise _Malformed("it names no file (put `FILE: path` or the path on the line above its first marker)")
-            search, replace_lines = _roo_lines(lines[i + 1 : dividers[0]]), _roo_lines(lines[dividers[0] + 1 : close])
+            search, replace_lines = _roo_lines(lines[i + 1 : dividers[0]]), lines[dividers[0] + 1 : close]
+            hinted = dividers[0] - len(search)  # the first search line after the hints _roo_lines took off
+            stray = next((k for k in (*range(hinted, dividers[0]), *range(dividers[0] + 1, close)) if _ROO_LINE.match(lines[k])), None)
+            if stray is not None:
+                # Roo writes its line hint only right after SEARCH's marker; one anywhere else is
+                # not content either, and dropping it would apply a section the model garbled.
+                raise _Malformed(
+                    f"its line {stray + 1} ({lines[stray].strip()}) is a Roo line hint inside the section "
+                    "(it belongs only right after <<<<<<< SEARCH)"
+                )
             sections.append((name, search, replace_lines))
             current, pending = name, None
             i = close + 1
@@ -289,10 +369,10 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
     for name, search, replace_lines in sections:
         if files and files[-1].path == name:
             previous = files[-1]
-            hunk = Hunk(_ops(search, replace_lines), len(previous.hunks) + 1)
+            hunk = Hunk(section_ops(search, replace_lines), len(previous.hunks) + 1)
             files[-1] = replace(previous, hunks=(*previous.hunks, hunk))
         else:
-            files.append(FilePatch(name, "update", (Hunk(_ops(search, replace_lines), 1),)))
+            files.append(FilePatch(name, "update", (Hunk(section_ops(search, replace_lines), 1),)))
     return files
 
 
@@ -311,10 +391,11 @@ def _prose_between(lines: list[str], i: int) -> bool:
 
 
 def _roo_lines(side: list[str]) -> list[str]:
-    """A section's side without Roo's `:start_line:N` (and `:end_line:N`) lines and the `-------` under them.
+    """A SEARCH side without Roo's `:start_line:N` (and `:end_line:N`) lines and the `-------` under them.
 
-    They are markers, never content, on either side: written into the file they would be
-    text. The line number itself is not used: models' numbers are often wrong, and the
+    They are markers, never content: written into the file they would be text (one
+    anywhere else in a section fails it, see _parse_search_replace). The line number
+    itself is not used: models' numbers are often wrong, and the
     search text must match once anyway.
     """
     k = 0

@@ -156,6 +156,7 @@ _KIND_WORDS = {
     "UnsupportedFile": "unsupported file",
     "ConfinementError": "path outside the project",
     "StaleTarget": "target changed since the prompt",
+    "AlternativesOffered": "alternatives offered for one definition (one to choose)",
     "Busy": "another kopipasta was writing",
     "PatchError": "refused by a check before writing (--only, read-only, size, a file changed meanwhile)",
     "InternalError": "internal error (a kopipasta bug)",

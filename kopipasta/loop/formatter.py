@@ -8,6 +8,10 @@ patches landed, and `--verify` (or the user) judges the result. Whatever it
 did, the journal then records the files' formatted bytes as the apply's
 result, so `kopipasta undo` right after puts back the bytes from before the
 apply instead of refusing them as changed since.
+
+It does not run when this apply wrote a file the command may load (a config,
+a dotfile, a plugin: loop/step_guard.py); `apply` then exits with status 4.
+A path that starts with `-` is passed as `./-x`, never as an option.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import IO, Any
 from kopipasta.disk.manifest import JournalError
 from kopipasta.disk.reformatted import record_reformatted, written_files
 from kopipasta.errors import PatchError
+from kopipasta.loop.step_guard import held_by, held_line
 from kopipasta.loop.verify import run_command
 
 FILES_PLACEHOLDER = "{files}"
@@ -35,6 +40,8 @@ class FormatResult:
     error: str = ""  # why it could not be started
     reformatted: tuple[str, ...] = ()  # files whose bytes the formatter changed
     journal_error: str = ""  # why the journal could not follow (undo may refuse those files)
+    held: str = ""  # the written file the command may load, which kept it from running
+    held_why: str = ""
 
     @property
     def failed(self) -> bool:
@@ -42,6 +49,8 @@ class FormatResult:
 
     def summary(self) -> str:
         """One line: what ran, how it ended, what it changed."""
+        if self.held:
+            return held_line("format", self.command, self.held, self.held_why)
         if not self.ran and not self.error:
             return f"– format not run: {self.skipped}"
         if self.error:
@@ -66,12 +75,13 @@ class FormatResult:
             "error": self.error or None,
             "reformatted": list(self.reformatted),
             "journal_error": self.journal_error or None,
+            "held_by": self.held or None,
         }
 
 
 def command_for(template: str, files: Sequence[str]) -> str:
     """`template` with `{files}` replaced by the quoted paths (appended when it has no `{files}`)."""
-    quoted = " ".join(shlex.quote(path) for path in files)
+    quoted = " ".join(shlex.quote(f"./{path}" if path.startswith("-") else path) for path in files)
     if FILES_PLACEHOLDER in template:
         return template.replace(FILES_PLACEHOLDER, quoted)
     return f"{template} {quoted}"
@@ -91,6 +101,9 @@ def run_formatter(
     if not files:
         return FormatResult("", ran=False, skipped="the apply only deleted files")
     command = command_for(template, files)
+    held = held_by(files)
+    if held is not None:
+        return FormatResult(command, ran=False, skipped="held", held=held[0], held_why=held[1])
     if announce is not None:
         announce(command)
     status, error = run_command(command, root, output)

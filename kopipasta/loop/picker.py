@@ -31,8 +31,16 @@ if TYPE_CHECKING:
     from prompt_toolkit.output import Output
 
 HELP = "↑↓ move · space tick · type to filter · ctrl-o send as outline · enter continue · esc quit"
+_SEPARATOR = " · "  # between the items of the key line and of the status line: a line breaks between items
 # A file above this many tokens is offered as its outline (its definitions) instead of its text.
 BIG_FILE_TOKENS = 8_000
+
+
+@dataclass(frozen=True)
+class Left:
+    """The person left the picker (Esc, ctrl-c) with this many files ticked, kept for next time."""
+
+    ticked: int
 
 
 @dataclass(frozen=True)
@@ -53,8 +61,9 @@ class PickerUnavailable(PatchError):
     """The picker cannot run here; the message says what to do instead."""
 
 
-def choose(root: Path, task: str, *, exclude: Sequence[str] = (), token_warning: int = 0) -> Picked | None:
-    """Open the picker over the project's text files; what was picked (kept for next time), or None.
+def choose(root: Path, task: str, *, exclude: Sequence[str] = (), token_warning: int = 0) -> Picked | Left:
+    """Open the picker over the project's text files; what was picked, or `Left` when the person
+    left it. The files ticked are kept for next time either way.
 
     `task`: the task `-t` gave ("" offers the last one in the task field). Raises PickerUnavailable.
     """
@@ -68,12 +77,16 @@ def choose(root: Path, task: str, *, exclude: Sequence[str] = (), token_warning:
             "name the files for the prompt: kopipasta FILE... -t TASK",
         )
     last = memory.recall(root)
+    state = PickerState(candidates, root, last, token_warning)
     try:
-        chosen = pick(PickerState(candidates, root, last, token_warning), task=None if task else last.task)
+        chosen = pick(state, task=None if task else last.task)
     except (OSError, EOFError) as error:
         raise PickerUnavailable(f"Cannot open the file picker: {error}", "name the files instead: kopipasta FILE... -t TASK") from None
     if chosen is None:
-        return None
+        if state.ticked:  # offered again next time, as a finished pick's are
+            ticked = state.chosen()
+            memory.remember(root, Picked(ticked.files, ticked.outline, last.task))
+        return Left(len(state.ticked))
     chosen = Picked(chosen.files, chosen.outline, task or chosen.task)
     memory.remember(root, chosen)
     return chosen
@@ -123,7 +136,9 @@ class PickerState:
             length = (self.root / row.path).stat().st_size
         except OSError:
             return ""
-        return "~" + short_count((length + 3) // 4)  # chars/4 by bytes: reading every file would be slow
+        # chars/4 by bytes: reading every file would be slow
+        tokens = (length + 3) // 4
+        return f"~{short_count(tokens)} token{'s' if tokens != 1 else ''}"
 
     def status(self) -> str:
         """`3 files · ≈4.5k tokens (chars/4)`, and the warning when over the threshold."""
@@ -236,13 +251,14 @@ def pick(
     """
     from prompt_toolkit.application import Application
     from prompt_toolkit.key_binding import KeyBindings
-    from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
+    from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
     from prompt_toolkit.layout.controls import FormattedTextControl
     from prompt_toolkit.widgets import TextArea
 
     asking = {"task": False}
     on_files = _condition(lambda: not asking["task"])
-    task_field = TextArea(text=task or "", multiline=False, prompt="Task: ", focus_on_click=True)
+    # The label is a window of its own: a long task scrolls the field sideways, never the label away.
+    task_field = TextArea(text=task or "", multiline=False, focus_on_click=True)
     task_field.buffer.cursor_position = len(task_field.text)  # the last task is there to go on typing
     kb = KeyBindings()
     app: Application[Picked | None]
@@ -264,21 +280,31 @@ def pick(
 
         return Point(0, min(state.cursor, max(len(state.visible()) - 1, 0)))
 
-    def header() -> str:
-        filtered = f"Filter: {state.filter}" if state.filter else "Filter: (type to filter)"
-        return f"Pick files for the prompt — {HELP}\n{filtered}"
+    def width() -> int:
+        from prompt_toolkit.application.current import get_app
 
-    def footer() -> str:
+        return max(get_app().output.get_size().columns, 20)
+
+    def header_lines() -> list[str]:
+        filtered = f"Filter: {state.filter}" if state.filter else "Filter: (type to filter)"
+        return [*wrap_items(f"Pick files for the prompt — {HELP}", width()), filtered]
+
+    def footer_lines() -> list[str]:
         hint = state.hint()
-        return state.status() + (f"\n{hint}" if hint else "")
+        return [*wrap_items(state.status(), width()), *(wrap_items(hint, width()) if hint else [])]
 
     listing = FormattedTextControl(rows, focusable=True, show_cursor=False, get_cursor_position=cursor_point)
-    task_line = ConditionalContainer(task_field, filter=_condition(lambda: asking["task"]))
+    label = Window(FormattedTextControl("Task: "), width=len("Task: "), dont_extend_width=True)
+    task_line = ConditionalContainer(VSplit([label, task_field]), filter=_condition(lambda: asking["task"]))
     body = HSplit(
         [
-            Window(FormattedTextControl(header), height=2),
+            Window(FormattedTextControl(lambda: "\n".join(header_lines())), height=lambda: len(header_lines())),
             Window(listing),
-            Window(FormattedTextControl(footer), height=2, style="reverse"),
+            Window(
+                FormattedTextControl(lambda: "\n".join(footer_lines())),
+                height=lambda: max(len(footer_lines()), 2),
+                style="reverse",
+            ),
             task_line,
         ]
     )
@@ -356,6 +382,20 @@ def pick(
         output=output,
     )
     return app.run()
+
+
+def wrap_items(text: str, width: int) -> list[str]:
+    """`text`'s lines broken to `width` between its " · " items, an item too long for a line
+    between its words: never inside a word ("(chars/4)" stays whole)."""
+    import textwrap
+
+    lines: list[str] = []
+    for item in text.split(_SEPARATOR):
+        if lines and len(lines[-1]) + len(_SEPARATOR) + len(item) <= width:
+            lines[-1] += _SEPARATOR + item
+        else:
+            lines.extend(textwrap.wrap(item, width, break_long_words=False, break_on_hyphens=False) or [""])
+    return lines
 
 
 def _condition(test: Any) -> Any:

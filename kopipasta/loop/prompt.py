@@ -468,23 +468,59 @@ def _real_example(
 ) -> Example | None:
     """The best-ranked definition whose example survives a dry run of `apply`."""
     named = _words(task)
-    ranked: list[tuple[tuple[int, bool, int], Source, Definition, str]] = []
+    adding = language not in _DATA_GENERIC and _asks_for_a_new_definition(task)
+    ranked: list[tuple[tuple[int, bool, int], Source, Definition, str, tuple[Definition, str] | None]] = []
     for source, definitions in inventories:
         if not definitions:
             continue
-        for definition, name in zip(definitions, target_names(definitions, source), strict=True):
+        names = target_names(definitions, source)
+        for index, (definition, name) in enumerate(zip(definitions, names, strict=True)):
             if _named_by_task(definition, named):
                 continue
             if definition.end - _restated_start(definition) > budget:
                 continue
             key = _rank(language, source, definition)
             if key is not None:
-                ranked.append((key, source, definition, name))
+                before = _previous_sibling(definitions, names, index) if adding else None
+                ranked.append((key, source, definition, name, before))
     ranked.sort(key=lambda item: item[0])
-    for _, source, definition, name in ranked[:_MAX_EXAMPLE_TRIES]:
+    if adding:  # the task adds a definition: teach INSERT_AFTER (restating one already after another)
+        for _, source, definition, _name, before in ranked[:_MAX_EXAMPLE_TRIES]:
+            if before is None or _named_by_task(before[0], named):
+                continue
+            for example in _forms(language, source, definition, f"{before[0].kind} {before[1]}", "INSERT_AFTER"):
+                if _applies_unchanged(example.block, root):
+                    return example
+    for _, source, definition, name, _before in ranked[:_MAX_EXAMPLE_TRIES]:
         for example in _forms(language, source, definition, name):
             if _applies_unchanged(example.block, root):
                 return example
+    return None
+
+
+# "Add a method …", "create a new helper function", "implement an endpoint": the reply will insert.
+_ADDING = re.compile(
+    r"\b(?:add|adds|adding|create|creates|introduce|implement|write|new)\b[^.;\n]{0,60}?"
+    r"\b(?:method|function|class|helper|constructor|endpoint|handler|test|component|property|struct)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _asks_for_a_new_definition(task: str) -> bool:
+    return _ADDING.search(task) is not None
+
+
+def _previous_sibling(
+    definitions: Sequence[Definition], names: Sequence[str], index: int
+) -> tuple[Definition, str] | None:
+    """The definition right before `definitions[index]` in the same scope (its INSERT_AFTER anchor)."""
+    definition = definitions[index]
+    for earlier in range(index - 1, -1, -1):
+        candidate = definitions[earlier]
+        if candidate.end <= definition.outer_start and candidate.container == definition.container:
+            return (candidate, names[earlier]) if candidate.kind == definition.kind else None
+        if candidate.end <= definition.outer_start and len(candidate.container) < len(definition.container):
+            return None  # the enclosing definition: nothing before it in its body
     return None
 
 
@@ -520,8 +556,11 @@ def _rank(language: str, source: Source, definition: Definition) -> tuple[int, b
     return (group.ranks.get(definition.kind, len(group.ranks) + 1), lines < 2, lines)
 
 
-def _forms(language: str, source: Source, definition: Definition, name: str) -> list[Example]:
-    """The example for a definition, in the forms to try, preferred first."""
+def _forms(
+    language: str, source: Source, definition: Definition, name: str, directive: str = "TARGET_NODE"
+) -> list[Example]:
+    """The example for a definition, in the forms to try, preferred first. `directive` other than
+    TARGET_NODE (INSERT_AFTER): `name` is then the anchor's `kind name`, the payload `definition`."""
     data = source.data
     if language in _DATA_GENERIC:
         payload = _data_value_text(language, source, definition)
@@ -535,10 +574,10 @@ def _forms(language: str, source: Source, definition: Definition, name: str) -> 
     if indent.strip():
         indent = re.match(rb"[ \t]*", indent).group(0)  # type: ignore[union-attr]
     payload = (indent + data[start : definition.end]).decode("utf-8").replace("\r\n", "\n")
-    target = f"{definition.kind} {name}"
+    target = f"{definition.kind} {name}" if directive == "TARGET_NODE" else name
     # At the left margin first (it lands at the right depth anyway), as written if that fails.
     payloads = [_to_margin(payload, indent.decode("utf-8")), payload] if indent else [payload]
-    return [_example(group.comment, source.path, "TARGET_NODE", target, p) for p in payloads]
+    return [_example(group.comment, source.path, directive, target, p) for p in payloads]
 
 
 def _to_margin(payload: str, indent: str) -> str:

@@ -6,7 +6,9 @@ a directory is walked; a glob is matched under the root. Walking and globbing
 honour every `.gitignore` on the way down (and `exclude` from the project
 settings), skip `.git/` and kopipasta's own `.kopipasta/`, and skip files that
 are not text (a NUL byte, or not UTF-8, in their first 8 KiB): a prompt is
-for text a model can read.
+for text a model can read. Only regular files are read, without blocking:
+a FIFO or a device in the project is skipped, never waited on; a file that
+resolves outside the root (through a symlink) is not listed.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kopipasta.code.read.inventory import root_relative
+from kopipasta.disk.regular import read_regular
 
 _NEVER = frozenset({".git", ".kopipasta"})
 _GLOB_CHARS = frozenset("*?[")
@@ -88,7 +91,12 @@ def _glob(root: Path, pattern: str, ignore: _Ignore) -> Iterable[str]:
 def _text_files(root: Path, candidates: Iterable[str]) -> tuple[list[str], int]:
     texts: list[str] = []
     binary = 0
+    inside = os.path.realpath(root).rstrip(os.sep) + os.sep
     for relative in candidates:
+        # A symlink (or a folder reached through one) that leaves the root is not the project's:
+        # its name is not listed, nor refused once per file later (issue 28, item 10).
+        if not os.path.realpath(root / relative).startswith(inside):
+            continue
         if _is_text(root / relative):
             texts.append(relative)
         else:
@@ -97,9 +105,8 @@ def _text_files(root: Path, candidates: Iterable[str]) -> tuple[list[str], int]:
 
 
 def _is_text(path: Path) -> bool:
-    try:
-        with path.open("rb") as file:
-            head = file.read(_SNIFF)
+    try:  # a FIFO or device is not text, and opening it must not block the walk (disk/regular.py)
+        head = read_regular(path, _SNIFF)
     except OSError:
         return False
     if b"\0" in head:
@@ -129,7 +136,7 @@ class _Ignore:
 
         if folder not in self._specs:
             try:
-                lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+                lines = read_regular(folder / ".gitignore").decode("utf-8", "replace").splitlines()
             except OSError:
                 lines = []
             self._specs[folder] = pathspec.PathSpec.from_lines("gitwildmatch", lines) if lines else None

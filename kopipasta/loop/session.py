@@ -13,7 +13,8 @@ FILES and nothing on stdin, it says what to pass).
 
 Where there is no clipboard mechanism, `p` and `d` read the reply from a
 paste area in the terminal instead (ended with Ctrl-D), and the loop says
-once why and what to install.
+once why and what to install; a reply pasted at the key prompt there is kept
+and is the one `p` applies.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -157,6 +158,9 @@ class Session:
         # blocks to choose from, by key 1, 2, …; and the blocks already chosen against.
         self.choice: tuple[int, ...] = ()
         self.left_out: tuple[int, ...] = ()
+        # Text pasted at the key prompt where there is no clipboard: the reply p (or d) uses next.
+        self.pasted: str | None = None
+        self.reply_source = "on the clipboard"  # where the reply p or d read last came from
 
     # --- the loop ---------------------------------------------------------------
 
@@ -197,7 +201,12 @@ class Session:
             chosen = self.choice[int(key) - 1]
             action = lambda: self.choose(chosen)  # noqa: E731 — one key, one call
         if action is None:
-            if len(key) > 1 and not key.startswith(_ESC):
+            if len(key) > 1 and not key.startswith(_ESC) and (self.no_clipboard or self.paste_area_reason):
+                # No clipboard to read it from: the paste is the reply (a long one arrives in bursts).
+                self.pasted = (self.pasted or "") + key
+                lines = self.pasted.count("\n") + (not self.pasted.endswith("\n"))
+                self.say(f"📋 Pasted text kept ({lines} line{'s' if lines != 1 else ''}): p applies it, d dry-runs it.")
+            elif len(key) > 1 and not key.startswith(_ESC):
                 self.say("That was pasted text, not a key: copy the reply and press p. " + self.key_help())
             else:
                 self.say(self.key_help())
@@ -213,12 +222,10 @@ class Session:
     # --- keys -------------------------------------------------------------------
 
     def apply(self) -> None:
-        self.say(f"▶ p: applying the reply {self.where()}")
-        self.apply_reply(dry_run=False)
+        self.apply_reply(dry_run=False, heading=lambda where: f"▶ p: applying the reply {where}")
 
     def dry_run(self) -> None:
-        self.say(f"▶ d: dry run of the reply {self.where()}")
-        self.apply_reply(dry_run=True)
+        self.apply_reply(dry_run=True, heading=lambda where: f"▶ d: dry run of the reply {where}")
 
     def undo(self) -> None:
         from kopipasta.disk.undo import undo_newest
@@ -346,10 +353,12 @@ class Session:
                  + ", ".join(map(str, others)))
         self.apply_text(self.last_reply, dry_run=False, leave_out=(*self.left_out, *others))
 
-    def apply_reply(self, *, dry_run: bool) -> None:
-        text = self.read_reply()
+    def apply_reply(self, *, dry_run: bool, heading: Callable[[str], str]) -> None:
+        text = self.read_reply(heading)
         if text is None:
             return
+        if not dry_run:
+            self.pasted = None  # applied: the next p asks for the next reply
         self.apply_text(text, dry_run=dry_run)
 
     def apply_text(self, text: str, *, dry_run: bool, leave_out: tuple[int, ...] = ()) -> None:
@@ -358,9 +367,8 @@ class Session:
 
         self.choice, self.left_out = (), leave_out
         try:
-            report = _with_session_hints(
-                apply_reply(text, self.root, dry_run=dry_run, documents=self.documents, leave_out=leave_out)
-            )
+            report = apply_reply(text, self.root, dry_run=dry_run, documents=self.documents, leave_out=leave_out)
+            report = _with_session_hints(report, _alternatives(text, report, leave_out))
         except (OSError, journal.JournalError) as error:
             self.say(f"❌ Cannot write the patched files: {error_text(error)}")
             return
@@ -389,7 +397,10 @@ class Session:
         held = len(_held_back(report))
         steps: list[str] = []
         if dry_run and not failed:
-            again = "paste it again" if self.paste_area_reason else "it is still on the clipboard"
+            again = (
+                "it is kept here" if self.pasted is not None
+                else "paste it again" if self.paste_area_reason else "it is still on the clipboard"
+            )
             steps.append(f"Nothing written. p applies this reply ({again})")
         elif dry_run:
             steps.append("Nothing written")
@@ -408,14 +419,20 @@ class Session:
             steps.append("Nothing written")
         return " · ".join(steps) + "."
 
-    def read_reply(self) -> str | None:
-        """The reply from the clipboard or, without one, the paste area; None when there is none."""
+    def read_reply(self, heading: Callable[[str], str]) -> str | None:
+        """The reply pasted at the key prompt, from the clipboard or, without one, the paste
+        area; None when there is none. `heading(where)` is said once where it comes from is known."""
         from kopipasta.loop.clipboard import ClipboardUnavailable, paste_text
 
+        self.reply_source = "pasted here"
+        if self.pasted is not None:
+            self.say(heading("pasted here"))
+            return self.pasted
         if self.paste_area_reason is None:
             try:
                 text = paste_text()
             except ClipboardUnavailable as error:
+                self.say(heading("pasted here"))
                 self.paste_area_reason = error.reason
                 if self.clipboard_told:
                     self.say("⚠ No clipboard (as above): paste replies here instead.")
@@ -423,6 +440,8 @@ class Session:
                     self.say(f"⚠ {_upper_first(error.reason)} — paste replies here instead.")
                 self.clipboard_told = True
             else:
+                self.reply_source = "on the clipboard"
+                self.say(heading("on the clipboard"))
                 if not text.strip():
                     self.say("The clipboard is empty: copy the model's whole reply, then press p.")
                     return None
@@ -433,6 +452,8 @@ class Session:
                     self.say("The clipboard still holds the correction message: paste it into your chat, copy the model's new reply, then press p.")
                     return None
                 return text
+        else:
+            self.say(heading("pasted here"))
         pasted = self.paste_area()
         if pasted is None:
             return None
@@ -462,7 +483,7 @@ class Session:
         return b"".join(chunks).decode("utf-8", "replace")
 
     def where(self) -> str:
-        return "pasted here" if self.paste_area_reason else "on the clipboard"
+        return self.reply_source
 
     def say(self, line: str) -> None:
         # Written straight to the stream, not through rich: a plain line needs
@@ -478,13 +499,20 @@ STALE = "StaleTarget"  # staleness.StaleTarget's name, as Outcome.failure_kind h
 STALE_HINT = "press r to re-copy the prompt with the current code, or f to send the model just that code"
 
 
-def _with_session_hints(report: Report) -> Report:
-    """The report, its stale targets' hints naming the session's keys instead of `--force`."""
-    if not any(o.failure_kind == STALE for o in report.outcomes):
+def _with_session_hints(report: Report, choice: tuple[int, ...] = ()) -> Report:
+    """The report, its hints naming the session's keys: for a stale target instead of `--force`,
+    for alternatives (`choice`, the blocks keys 1, 2, … apply) instead of editing the reply."""
+    from kopipasta.intake.alternatives import ALTERNATIVES_OFFERED
+
+    keys = " or ".join(str(k) for k in range(1, len(choice) + 1))
+    hints = {STALE: STALE_HINT, **({ALTERNATIVES_OFFERED: f"press {keys} to apply the one you want"} if choice else {})}
+    if not any(o.failure_kind in hints for o in report.outcomes):
         return report
     from dataclasses import replace
 
-    outcomes = tuple(replace(o, hint=STALE_HINT) if o.failure_kind == STALE else o for o in report.outcomes)
+    outcomes = tuple(
+        replace(o, hint=hints[o.failure_kind]) if o.failure_kind in hints else o for o in report.outcomes
+    )
     return replace(report, outcomes=outcomes)
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from kopipasta.disk.own_settings import PYPROJECT, SETTINGS_FILE
+from kopipasta.disk.regular import read_regular
 from kopipasta.errors import PatchError
 
 KNOWN_KEYS = ("template", "exclude", "token_warning", "outline", "format")
@@ -117,8 +118,8 @@ def _confine_template(root: Path, template: str, where: str) -> None:
 
 def _read(path: Path) -> dict[str, Any] | None:
     """The TOML file's table; None when missing. A broken pyproject.toml matters only if it is ours."""
-    try:
-        data = path.read_bytes()
+    try:  # never blocks on a FIFO named so (disk/regular.py)
+        data = read_regular(path)
     except FileNotFoundError:
         return None
     except OSError as error:

@@ -3,7 +3,8 @@
 The command runs through the shell in the project root after the apply has
 written; its output goes where the caller says (the terminal, or stderr when
 stdout carries JSON). Reverting is exactly `kopipasta undo` of the journal
-entry this apply made, never of anything older.
+entry this apply made, never of anything older. It does not run when this
+apply wrote a file the command may load as configuration (loop/step_guard.py).
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from kopipasta.disk import journal
+from kopipasta.disk.manifest import JournalError
+from kopipasta.disk.reformatted import written_files
 from kopipasta.disk.undo import UndoResult, undo_newest
 from kopipasta.errors import counted
+from kopipasta.loop.step_guard import held_by, held_line
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class VerifyResult:
     error: str = ""  # why it could not be started
     reverted: UndoResult | None = None
     revert_error: str = ""  # why --revert-on-fail could not put the files back
+    held: str = ""  # the written file the command may load, which kept it from running
+    held_why: str = ""
 
     @property
     def failed(self) -> bool:
@@ -35,6 +41,8 @@ class VerifyResult:
 
     def summary(self) -> str:
         """One line: what ran and how it ended."""
+        if self.held:
+            return held_line("verify", self.command, self.held, self.held_why)
         if not self.ran and not self.error:
             return f"– verify not run: {self.skipped}"
         if self.error:
@@ -62,6 +70,7 @@ class VerifyResult:
             "restored": list(self.reverted.restored) if self.reverted else [],
             "deleted": list(self.reverted.deleted) if self.reverted else [],
             "revert_error": self.revert_error or None,
+            "held_by": self.held or None,
         }
 
 
@@ -107,6 +116,13 @@ def verify(
     revert_on_fail: bool,
 ) -> VerifyResult:
     """Run the check; on failure and when asked, undo journal `entry` (this apply's)."""
+    if entry is not None:
+        try:
+            held = held_by(written_files(root, entry))
+        except (OSError, JournalError) as unreadable:
+            return VerifyResult(command, ran=False, skipped=f"the apply's journal entry cannot be read: {unreadable}")
+        if held is not None:
+            return VerifyResult(command, ran=False, skipped="held", held=held[0], held_why=held[1])
     status, error = run_command(command, root, output)
     result = VerifyResult(command, ran=error == "", exit_status=status, error=error)
     if not result.failed or not revert_on_fail:

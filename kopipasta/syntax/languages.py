@@ -8,6 +8,7 @@ touches only Python files never loads the TypeScript grammar.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import sys
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ class LanguageSpec:
     """Everything kopipasta knows about one language: its grammar, query and node types."""
 
     name: str  # display name
-    grammar: str  # name in tree-sitter-language-pack
+    grammar: str  # key in GRAMMAR_PACKAGES
     query_file: str  # in kopipasta/syntax/queries/
     extensions: tuple[str, ...]
     # Node types whose text is a value: re-indentation must not touch their inner lines.
@@ -422,6 +423,18 @@ SVELTE = LanguageSpec(
     embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
 )
 
+# A page's `<script>` elements are one JavaScript program, as a component's are (issue 25).
+HTML = LanguageSpec(
+    name="HTML",
+    grammar="html",
+    query_file="",
+    extensions=(".html", ".htm"),
+    string_types=(),
+    wrapper_types=(),
+    prefix_types=(),
+    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
+)
+
 LANGUAGES = (
     PYTHON,
     JAVASCRIPT,
@@ -443,6 +456,7 @@ LANGUAGES = (
     BASH,
     VUE,
     SVELTE,
+    HTML,
 )
 
 
@@ -458,8 +472,46 @@ def language_for_path(path: str) -> LanguageSpec | None:
     return None
 
 
-# Grammars the language pack takes from packages of their own instead of its bindings folder.
-_OWN_PACKAGES = {"yaml": "tree_sitter_yaml", "csharp": "tree_sitter_c_sharp", "embeddedtemplate": "tree_sitter_embedded_template"}
+# Each grammar's own wheel, published by the tree-sitter project (pyproject.toml pins the
+# versions our queries are tested against), and the function that gives its language.
+# Vue has no wheel: its single-file components parse with the HTML grammar, whose
+# `script_element`, `start_tag` and `end_tag` are all embedded.py reads of the host.
+# HTML and CSS are here for the languages that will use them.
+GRAMMAR_PACKAGES: dict[str, tuple[str, str]] = {
+    "python": ("tree_sitter_python", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    # Kotlin: see _FROM_THE_PACK.
+    "scala": ("tree_sitter_scala", "language"),
+    "swift": ("tree_sitter_swift", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    # `<?php` code inside HTML, as a .php file is.
+    "php": ("tree_sitter_php", "language_php"),
+    "lua": ("tree_sitter_lua", "language"),
+    "bash": ("tree_sitter_bash", "language"),
+    "vue": ("tree_sitter_html", "language"),
+    "svelte": ("tree_sitter_svelte", "language"),
+    "html": ("tree_sitter_html", "language"),
+    "css": ("tree_sitter_css", "language"),
+    "json": ("tree_sitter_json", "language"),
+    "yaml": ("tree_sitter_yaml", "language"),
+    "toml": ("tree_sitter_toml", "language"),
+}
+
+# Grammars whose published wheel parses into other node types than our queries are written for,
+# taken from tree-sitter-language-pack 0.13 when it is installed (the `kotlin` extra): every
+# tree-sitter-kotlin on the package index (1.x) is a rewrite of the grammar (`identifier` for
+# `simple_identifier`, `import` for `import_header`, no `import_list`), and kotlin.scm with the
+# Kotlin rows here are written for the 0.3 grammar the pack ships. Porting them to 1.x takes
+# the pack out for good (docs/install.md).
+_FROM_THE_PACK = {"kotlin": ("Kotlin", "kotlin")}
 
 # Read by path: importlib.resources would import zipfile and its readers on every start (issue 9).
 _QUERIES = os.path.join(os.path.dirname(__file__), "queries")
@@ -467,39 +519,72 @@ _QUERIES = os.path.join(os.path.dirname(__file__), "queries")
 
 @functools.cache
 def grammar_language(grammar: str) -> Language:
-    """The grammar's tree-sitter Language, loading only its own binding.
+    """The grammar's tree-sitter Language, loading only its compiled binding.
 
-    `tree_sitter_language_pack`'s `__init__` imports ctypes, pathlib, typing and
-    the C#, YAML and embedded-template grammars on every start, which a reply
-    on one Python file pays for nothing (issue 9). So the one binding module is
-    loaded from the pack's `bindings/` folder directly, under the module name
-    the pack itself would give it; on any surprise (another layout, another
-    platform) the pack's own `get_language` does it.
+    A grammar package's `__init__` imports importlib.resources (and with it
+    zipfile and its readers) for query files kopipasta never reads, on every
+    start (issue 9). So the package's `_binding` extension is loaded directly,
+    under the name the package itself gives it; on any surprise (another
+    layout, another platform) the package is imported as usual.
     """
     from tree_sitter import Language
 
+    if grammar in _FROM_THE_PACK:
+        try:
+            return Language(_pack_binding(grammar).language())
+        except ImportError:  # another layout of the pack: its own loader knows it
+            from tree_sitter_language_pack import get_language
+
+            return get_language(grammar)  # type: ignore[arg-type]
+    package, function = GRAMMAR_PACKAGES[grammar]
     try:
-        return Language(_binding(grammar).language())
-    except Exception:  # noqa: BLE001 — the pack knows its own layout best
-        from tree_sitter_language_pack import get_language
+        binding = _binding(package)
+    except ImportError:
+        binding = importlib.import_module(package)
+    return Language(getattr(binding, function)())
 
-        return get_language(grammar)  # type: ignore[arg-type]
 
-
-def _binding(grammar: str) -> ModuleType:
-    import importlib.machinery
+def _binding(package: str) -> ModuleType:
     import importlib.util
 
-    if grammar in _OWN_PACKAGES:
-        return importlib.import_module(_OWN_PACKAGES[grammar])
+    name = f"{package}._binding"
+    if name in sys.modules:
+        return sys.modules[name]
+    # A top-level package's spec is found without running its __init__.
+    found = importlib.util.find_spec(package)
+    if found is None or not found.submodule_search_locations:
+        raise ImportError(name)
+    return _extension(name, next(iter(found.submodule_search_locations)), "_binding")
+
+
+def _pack_binding(grammar: str) -> ModuleType:
+    """The language pack's binding of `grammar`, loaded alone: the pack's `__init__` imports
+    ctypes and three other grammars on every start (issue 9)."""
+    import importlib.util
+
     name = f"tree_sitter_language_pack.bindings.{grammar}"
     if name in sys.modules:
         return sys.modules[name]
-    folder = _bindings_folder()
-    if folder is None:
-        raise ImportError(name)
+    pack = importlib.util.find_spec("tree_sitter_language_pack")
+    if pack is None or not pack.submodule_search_locations:
+        from kopipasta.errors import UnsupportedFile
+
+        display, extra = _FROM_THE_PACK[grammar]
+        raise UnsupportedFile(
+            f"{display} files need tree-sitter-language-pack's {display} grammar, which is not installed",
+            f"in kopipasta's clone, run: pip install -e '.[{extra}]'",
+        )
+    folder = os.path.join(next(iter(pack.submodule_search_locations)), "bindings")
+    return _extension(name, folder, grammar)
+
+
+def _extension(name: str, folder: str, stem: str) -> ModuleType:
+    """The compiled module `folder/stem.<suffix>`, loaded as `name`."""
+    import importlib.machinery
+    import importlib.util
+
     path = next(
-        (p for p in (os.path.join(folder, grammar + s) for s in importlib.machinery.EXTENSION_SUFFIXES) if os.path.isfile(p)),
+        (p for p in (os.path.join(folder, stem + s) for s in importlib.machinery.EXTENSION_SUFFIXES) if os.path.isfile(p)),
         None,
     )
     if path is None:
@@ -512,18 +597,6 @@ def _binding(grammar: str) -> ModuleType:
     loader.exec_module(module)
     sys.modules[name] = module
     return module
-
-
-@functools.cache
-def _bindings_folder() -> str | None:
-    """The language pack's `bindings/` folder, looked up once for every grammar of the run."""
-    import importlib.util
-
-    # A top-level package's spec is found without running its __init__.
-    pack = importlib.util.find_spec("tree_sitter_language_pack")
-    if pack is None or not pack.submodule_search_locations:
-        return None
-    return os.path.join(next(iter(pack.submodule_search_locations)), "bindings")
 
 
 @functools.cache

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from kopipasta.code.layout.indent import Unit, detect_unit
-from kopipasta.errors import AmbiguousTarget, PayloadError, TargetNotFound
-from kopipasta.intake.textpatch_syntax import DIFF, ENVELOPE, Hunk
+from kopipasta.errors import AmbiguousTarget, PatchError, PayloadError, TargetNotFound
+from kopipasta.intake.textpatch_syntax import DIFF, ENVELOPE, SEARCH_REPLACE, Hunk
 from kopipasta.text.matcher import (
     INDENT,
     NO_SHIFT,
@@ -27,6 +27,7 @@ from kopipasta.text.matcher import (
     find,
     leading,
 )
+from kopipasta.text.midline import replace_within_lines
 
 UNCHANGED = "unchanged"
 
@@ -144,14 +145,34 @@ def _lines_of(matches: list[Match]) -> str:
 
 
 def apply_hunk(
-    lines: Lines, hunk: Hunk, *, label: str, expected: int | None, file_unit: Unit | None, newline: str, path: str = ""
+    lines: Lines,
+    hunk: Hunk,
+    *,
+    label: str,
+    expected: int | None,
+    file_unit: Unit | None,
+    newline: str,
+    path: str = "",
+    midline: bool = False,
 ) -> str:
-    """Apply one hunk to `lines` in place; returns the tier that matched, or UNCHANGED."""
+    """Apply one hunk to `lines` in place; returns the tier that matched, or UNCHANGED.
+
+    `midline`: a search/replace section, whose old text may also start or end inside a
+    line (text/midline.py) when no tier finds its lines whole.
+    """
     old, new = hunk.old, hunk.new
     texts = lines.texts
     hunk_unit = _hunk_unit(hunk)
     if not old:
         return _apply_addition(lines, hunk, label=label, file_unit=file_unit, newline=newline)
+    if hunk.replace_all:
+        tier = replace_within_lines(texts, lines.ends, old, new, label=label, newline=newline, replace_all=True)
+        if tier is None:
+            raise TargetNotFound(
+                f"{label}: its old text is not in the file — {closest_difference(texts, old)}",
+                "nothing was written; copy the text as the file has it now",
+            )
+        return tier
     regions = anchor_regions(texts, hunk.anchors, label) if hunk.anchors else None
 
     def keep(m: Match) -> bool:
@@ -183,6 +204,10 @@ def apply_hunk(
         shift = pending[0].shift if tier == INDENT else _unit_conversion(hunk, hunk_unit, file_unit)
         _replace(lines, pending[0], hunk, label=label, shift=shift, newline=newline, path=path)
         return tier
+    if midline:
+        tier = replace_within_lines(texts, lines.ends, old, new, label=label, newline=newline, replace_all=False)
+        if tier is not None:
+            return tier
     # The old text is gone at every tier: if the new text stands once, the hunk is in place.
     if new != old and any(line.strip() for line in new):
         for tier in TIERS:
@@ -328,8 +353,13 @@ def apply_hunks(text: str, hunks: tuple[Hunk, ...], *, form: str, path: str, new
         if expected is not None and hunk.old_start == 0:
             expected = None
         label = hunk_label(form, path, hunk)
+        if hunk.alternative is not None:
+            tiers.append(_apply_either(lines, hunk, label=label, file_unit=file_unit, newline=newline, path=path))
+            delta += len(hunk.new) - len(hunk.old)
+            continue
         try:
-            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline, path=path)
+            tier = apply_hunk(lines, hunk, label=label, expected=expected, file_unit=file_unit, newline=newline, path=path,
+                              midline=form == SEARCH_REPLACE)
         except TargetNotFound:
             if not hunk.padded:
                 raise
@@ -340,6 +370,38 @@ def apply_hunks(text: str, hunks: tuple[Hunk, ...], *, form: str, path: str, new
         tiers.append(tier)
         delta += len(hunk.new) - len(hunk.old)
     return lines.text(newline), tiers
+
+
+def _apply_either(lines: Lines, hunk: Hunk, *, label: str, file_unit: Unit | None, newline: str, path: str) -> str:
+    """A diff hunk without `@@` whose context reads two ways (space as prefix, or as the file's text).
+
+    Each reading is tried on its own copy; the one that applies is kept. Both applying
+    with different bytes is a reply that says two things: refused, never guessed.
+    """
+    done: list[tuple[Lines, str]] = []
+    failures: list[PatchError] = []
+    for reading in (hunk.lines, hunk.alternative):
+        assert reading is not None
+        trial = Lines(list(lines.texts), list(lines.ends), lines.final_newline)
+        try:
+            tier = apply_hunk(trial, replace(hunk, lines=reading, alternative=None), label=label, expected=None,
+                              file_unit=file_unit, newline=newline, path=path)
+        except PatchError as error:
+            failures.append(error)
+            continue
+        done.append((trial, tier))
+    if not done:
+        # The reading that found its lines (several times, say) tells more than one that found none.
+        raise next((f for f in failures if not isinstance(f, TargetNotFound)), failures[0])
+    if len(done) == 2 and (done[0][0].texts, done[0][0].ends) != (done[1][0].texts, done[1][0].ends):
+        raise AmbiguousTarget(
+            f"{label} has no @@ header and its context lines read two ways (with or without their first space), "
+            "each changing the file differently",
+            "nothing was written; send the diff with its @@ header, or as a search/replace block",
+        )
+    chosen, tier = done[0]
+    lines.texts[:], lines.ends[:], lines.final_newline = chosen.texts, chosen.ends, chosen.final_newline
+    return tier
 
 
 def created_text(hunks: tuple[Hunk, ...], *, final_newline: bool) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from kopipasta.code.read.prose_file import belongs_to, existing_file
+from kopipasta.code.read.prose_file import belongs_to, existing_files
 from kopipasta.disk.workspace import load, normalise
 from kopipasta.errors import PatchError
 from kopipasta.intake.textpatch_markers import may_be_text_patch
@@ -25,24 +25,33 @@ from kopipasta.model import Block
 
 
 def named_in_prose(block: Block, root: Path) -> Block:
-    """`block` with the file its prose (or first comment line, then dropped) names, or as it was."""
+    """`block` with the file its prose (or first comment line, then dropped) names, or as it was.
+
+    When the prose names several files of the project ("Move the check from `a.py` into
+    `b.py`:"), the one the block fits (its definition, its expected lines) is named; two
+    that fit name neither.
+    """
     for paths, payload in (
         (block.prose_paths, block.payload),
         (block.comment_paths, block.payload.split("\n", 1)[1] if "\n" in block.payload else ""),
+        (block.paragraph_paths, block.payload),
     ):
         try:
-            path = existing_file(root, paths) if paths else None
-            if path is None or not payload.strip():
-                continue
-            named = replace(block, file=path, payload=payload)
-            if may_be_text_patch(named):
-                if _patch_belongs_to(named, root, path):
-                    return named
-            elif belongs_to(root, path, payload, block.info):
-                return named
+            candidates = existing_files(root, paths) if paths and payload.strip() else []
+            fitting = [named for named in (replace(block, file=path, payload=payload) for path in candidates)
+                       if _fits(named, root)]
+            if len(fitting) == 1:
+                return fitting[0]
         except Exception:  # noqa: BLE001 — a name that cannot be confirmed names nothing; never a traceback
             continue
     return block
+
+
+def _fits(named: Block, root: Path) -> bool:
+    assert named.file is not None
+    if may_be_text_patch(named):
+        return _patch_belongs_to(named, root, named.file)
+    return belongs_to(root, named.file, named.payload, named.info)
 
 
 def _patch_belongs_to(block: Block, root: Path, path: str) -> bool:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from kopipasta.code.find.document import Document
 from kopipasta.data import format_of
+from kopipasta.disk.limits import files_problem
 from kopipasta.disk.workspace import Source, normalise
 from kopipasta.errors import PatchError, PayloadError, SyntaxCheckError, TargetNotFound
 from kopipasta.intake.textpatch_syntax import FilePatch, TextPatch
@@ -77,6 +78,9 @@ def apply_text_patch(
     patch: TextPatch, current: Callable[[str], Document], *, allow_delete: bool
 ) -> list[FileResult]:
     """Each file the block touches, as the block leaves it; `current(path)` is the file before it."""
+    too_many = files_problem(len(patch.files))
+    if too_many:  # before any file is read (disk/limits.py)
+        raise PatchError(*too_many.split(" — ", 1))
     staged: dict[str, Document] = {}
     results: list[FileResult] = []
 

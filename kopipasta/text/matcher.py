@@ -112,16 +112,19 @@ def _indent_shift(window: list[str], pattern: list[str], hunk_unit: Unit | None,
     # added lines deeper than the context take the file's unit per level), even where a constant
     # number of columns would map the old lines too: a 2-space hunk at depth 1 in a 4-space file
     # is 2 columns off, but its depth-2 lines belong at 8 columns, not 6.
-    # Only when the old lines themselves show the hunk's unit (two depths at least): a unit guessed
-    # from one depth, or from the added lines, would turn a plain column shift into a wrong one.
-    if hunk_unit is not None and file_unit is not None and hunk_unit != file_unit and (
-        detect_unit([p for p in pattern if p.strip()]) == hunk_unit
-    ):
+    # Only when the old lines themselves show the hunk's unit (two depths at least), or stand at one
+    # depth that is the file's depth counted in levels (`  x` for `    x`: the whole hunk written
+    # in 2-space steps, its added lines' steps giving the unit, issue 25). A unit guessed from
+    # the added lines where the levels differ too would turn a plain column shift into a wrong one.
+    if hunk_unit is not None and file_unit is not None and hunk_unit != file_unit:
+        old_unit = detect_unit([p for p in pattern if p.strip()])
         differences: set[int | None] = set()
         for p, f in pairs:
             level_p, level_f = _levels(p, hunk_unit), _levels(f, file_unit)
             differences.add(None if level_p is None or level_f is None else level_f - level_p)
-        if len(differences) == 1 and None not in differences:
+        if len(differences) == 1 and None not in differences and (old_unit == hunk_unit or (
+            old_unit is None and differences == {0} and hunk_unit.text != "\t" and file_unit.text != "\t"
+        )):
             return Shift(levels=differences.pop(), hunk_unit=hunk_unit, file_unit=file_unit)
     chars = set("".join(p + f for p, f in pairs))
     if len(chars) <= 1:
@@ -174,32 +177,65 @@ def _show(text: str) -> str:
     return repr(text)
 
 
+# How many (pattern line, file line) pairs the closest region's vote may count: the rarest
+# lines vote first, so a near-miss hunk of 5,000 lines on 50,000 stays linear (issue 28, item 6).
+_VOTE_BUDGET = 200_000
+
+
+def _prefixes(pattern_ids: list[int], line_ids: list[int]) -> list[int]:
+    """For each file index s, how many of the pattern's first lines stand at s: the Z-function, linear."""
+    text = [*pattern_ids, -1, *line_ids]
+    z = [0] * len(text)
+    left = right = 0
+    for k in range(1, len(text)):
+        if k < right:
+            z[k] = min(right - k, z[k - left])
+        while k + z[k] < len(text) and text[z[k]] == text[k + z[k]]:
+            z[k] += 1
+        if k + z[k] > right:
+            left, right = k, k + z[k]
+    return z[len(pattern_ids) + 1 :]
+
+
 def closest_difference(lines: list[str], pattern: list[str]) -> str:
-    """Why `pattern` is not in `lines`: the first line that differs in the closest region."""
-    wanted = {p.strip() for p in pattern if p.strip()}
-    positions: dict[str, list[int]] = {}
-    for j, line in enumerate(lines):
-        key = line.strip()
-        if key in wanted:
+    """Why `pattern` is not in `lines`: the first line that differs in the closest region.
+
+    Linear in the file and the hunk: each start's agreeing prefix comes from
+    one Z-function pass, and the vote on where the hunk stands counts the
+    rarest lines first, within a budget (common lines such as `}` add little).
+    """
+    ids: dict[str, int] = {}
+    pattern_ids = [ids.setdefault(p.strip(), len(ids)) for p in pattern]
+    line_ids = [ids.get(line.strip(), -2) for line in lines]  # -2: a line the pattern does not have
+    positions: dict[int, list[int]] = {}
+    for j, key in enumerate(line_ids):
+        if key >= 0:
             positions.setdefault(key, []).append(j)
+    blank = ids.get("")
+    voters = [(len(positions.get(key, ())), i) for i, key in enumerate(pattern_ids) if key != blank and key in positions]
+    voters.sort()
     scores: Counter[int] = Counter()
-    for i, p in enumerate(pattern):
-        for j in positions.get(p.strip(), ()) if p.strip() else ():
-            scores[j - i] += 1
+    budget = _VOTE_BUDGET
+    for count, i in voters:
+        if count > budget and scores:
+            break
+        scores.update([j - i for j in positions[pattern_ids[i]]])  # counted in C
+        budget -= count
     if not scores:
         return "none of its lines is in the file"
+    prefixes = _prefixes(pattern_ids, line_ids)
+
     def prefix(start: int) -> int:
         """How many of the pattern's first lines stand at `start` (whitespace aside)."""
-        count = 0
-        while count < len(pattern) and 0 <= start + count < len(lines):
-            if lines[start + count].strip() != pattern[count].strip():
-                break
-            count += 1
-        return count
+        return prefixes[start] if 0 <= start < len(lines) else 0
 
     # The region that agrees longest from its first line wins: the line after is where the
     # hunk went wrong. Between equals, the one sharing the most lines, then the first.
-    start = max(scores, key=lambda s: (prefix(s), scores[s], -s))
+    # A start whose first line was too common to vote still competes on its prefix.
+    candidates = set(scores)
+    if pattern_ids[0] != blank and pattern_ids[0] in positions:
+        candidates.update(positions[pattern_ids[0]])
+    start = max(candidates, key=lambda s: (prefix(s), scores[s], -s))
     shown = max(start, 0)
     first_whitespace: int | None = None
     for i, p in enumerate(pattern):

@@ -37,7 +37,9 @@ from kopipasta.code.read.members import (
     text_of,
 )
 from kopipasta.code.read.parsed import (
+    EXTENDING_KINDS,
     Parsed,
+    another_definition,
     only_its_target,
     read_as_members,
     read_file,
@@ -95,12 +97,14 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
     """
     originals = structural(plan.original.definitions)
     result: dict[int, Definition | None] = {}
-    by_name: dict[str, list[int]] = {}
+    by_name: dict[tuple[str, str], list[int]] = {}
     for index, member in enumerate(payload_members):
         if member.kind == "definition" and member.definition is not None:
             # Qualifiers a definition writes itself (a Go receiver, C++ `Class::`) are part of its name.
-            by_name.setdefault(_own_name(member.definition), []).append(index)
-    for qualified, indices in by_name.items():
+            # A Rust `impl Config` (a Swift `extension`) beside `struct Config` is a definition of its own.
+            extends = member.definition.kind if member.definition.kind in EXTENDING_KINDS else ""
+            by_name.setdefault((_own_name(member.definition), extends), []).append(index)
+    for (qualified, _), indices in by_name.items():
         name = qualified.rsplit(".", 1)[-1]
         kind = payload_members[indices[0]].definition.kind  # type: ignore[union-attr]
         same_scope = [d for d in originals if d.container == scope and _own_name(d) == qualified]
@@ -127,6 +131,8 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 raise plan.fail(error.message, error.hint) from None
         if not same_scope and plan.elided and not scope and kind in CONTAINER_KINDS:
             same_scope = _inside_namespaces(plan, originals, qualified, kind)
+            if not same_scope and any(has_placeholder(plan.payload, payload_members[i]) for i in indices):
+                same_scope = _nested_container(originals, qualified, kind)
         if not same_scope and not scope and any(_indented_member(plan, payload_members[i]) for i in indices):
             same_scope = _member_namesakes(plan, originals, qualified, name)
         if not same_scope:
@@ -204,6 +210,16 @@ def _inside_namespaces(plan: Plan, originals: list[Definition], qualified: str, 
             f"add `TARGET_NODE: {kind} {found[0].qualified_name}` to the block (or the one you mean)",
         )
     return found
+
+
+def _nested_container(originals: list[Definition], qualified: str, kind: str) -> list[Definition]:
+    """An elided class at the payload's column 0 that the file has only nested (a Java `static final class`).
+
+    Its placeholder says it exists: when the file defines one container of that
+    name and kind, at any depth, the payload restates that one (issue 25).
+    """
+    found = [d for d in originals if d.scope and _own_name(d) == qualified and d.fits(kind) and d.kind in CONTAINER_KINDS]
+    return found if len(found) == 1 else []
 
 
 def _indented_member(plan: Plan, member: Member) -> bool:
@@ -333,7 +349,31 @@ def _restates_all_members(plan: Plan, original: Definition, restated: Definition
         have <= sent
         and not statements_left_out(plan.original, original, plan.payload, restated)
         and not comments_left_out(plan.original, original, plan.payload, restated)
+        and _nested_restate_all(plan, original, restated, scope, pscope)
     )
+
+
+def _nested_restate_all(plan: Plan, original: Definition, restated: Definition, scope: tuple[str, ...], pscope: tuple[str, ...]) -> bool:
+    """Every container nested in the restated one restates all of its own members too (issue 25).
+
+    Ruby's `class Thor; module Shell; class Basic; def say …` restates `Thor`'s one
+    member `Shell`, and `Shell`'s one member `Basic`, but only one method of `Basic`:
+    it is a skeleton of the nesting, merged member by member, not `Thor` written anew.
+    """
+    for inner in plan.payload.definitions:
+        if inner.kind not in CONTAINER_KINDS or inner.container != pscope or not restated.start <= inner.start < restated.end:
+            continue
+        namesake = next(
+            (
+                d
+                for d in structural(plan.original.definitions)
+                if d.container == scope and _own_name(d) == _own_name(inner) and original.start <= d.start < original.end
+            ),
+            None,
+        )
+        if namesake is not None and namesake.kind in CONTAINER_KINDS and not _restates_all_members(plan, namesake, inner):
+            return False
+    return True
 
 
 def _plan_container(plan: Plan, original: Definition | None, restated: Definition | None) -> None:
@@ -612,9 +652,9 @@ def merge_targeted(
     # With the target at its own top level, the payload stands where the target does: only the
     # target's siblings can be restated. Without it, the payload is a larger piece (the whole
     # file, the class around the target): any definition of the file can be.
-    beside_target = any(d.name == target.name for d in top)
+    beside_target = any(not another_definition(d, target) for d in top)
     restates_others = any(
-        d.name != target.name
+        another_definition(d, target)
         and any(
             o.name == d.name and (not beside_target or o.container == target.container)
             for o in originals

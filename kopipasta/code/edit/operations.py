@@ -288,7 +288,7 @@ def _check_opaque_whole(patch: Patch, source: Source) -> Edit | None:
     from kopipasta.code.read import reading
 
     old = source.data.decode("utf-8", "replace")
-    verdict = reading.opaque_whole(patch.file, old, patch.payload)
+    verdict = reading.opaque_whole(patch.file, old, patch.payload, patch.block.prose)
     if verdict.whole:
         return None
     from kopipasta import data as data_formats
@@ -306,6 +306,9 @@ def _check_opaque_whole(patch: Patch, source: Source) -> Edit | None:
         else:
             shown = ", ".join(applied.paths[:3]) + (", …" if len(applied.paths) > 3 else "")
             note = f"set {shown}" if applied.paths else "already in place"
+            if applied.kept:
+                kept = ", ".join(f"'{p}'" for p in applied.kept[:3]) + (", …" if len(applied.kept) > 3 else "")
+                note += f"; kept {kept}, not in the block"
             return Edit(applied.text.encode("utf-8"), None, note, "data fragment")
     raise PayloadError(
         f"File block for {patch.file} looks like part of the file, not all of it ({detail}): "

@@ -189,6 +189,19 @@ def _end_before_unrestated_comments(document: Document, definition: Definition, 
     return kept_from
 
 
+def _blank_lines_above(data: bytes, offset: int) -> int:
+    """How many blank lines stand right above the line of `offset`."""
+    count = 0
+    cursor = data.rfind(b"\n", 0, offset) + 1
+    while cursor > 0:
+        previous_start = data.rfind(b"\n", 0, cursor - 1) + 1
+        if data[previous_start : cursor - 1].strip():
+            break
+        count += 1
+        cursor = previous_start
+    return count
+
+
 def join_rendered(lines: list[str], newline: str) -> str:
     """Rendered lines as text to splice at a position already indented: the first line's indent goes."""
     if not lines:
@@ -212,16 +225,19 @@ def replace_definition(document: Document, definition: Definition, payload: str)
         start = existing_comment if existing_comment is not None else anchor
         # Stubs, decorators and `export` the payload leaves out stay, after its new comment.
         kept = data[anchor:code_start]
+        # The file's blank lines between a doc comment and its definition stay, unless the payload has its own.
+        gap = _blank_lines_above(data, anchor) if existing_comment is not None and body and body[0].strip() else 0
     else:
         start = code_start
         kept = b""
+        gap = 0
 
     base = document.indentation_at(start)
     rendered = render_lines(spec, payload, base=base, file_unit=document.unit)
-    if kept:
+    if kept or gap:
         comment_text = join_rendered(rendered[:comment_count], newline)
         body_text = join_rendered(rendered[comment_count:], newline)
-        text = (comment_text + newline + base).encode("utf-8") + kept + body_text.encode("utf-8")
+        text = (comment_text + newline * (1 + gap) + base).encode("utf-8") + kept + body_text.encode("utf-8")
     else:
         text = join_rendered(rendered, newline).encode("utf-8")
     end = _end_before_unrestated_comments(document, definition, payload)

@@ -352,7 +352,7 @@ def _pick_ordinal(target: Target, same_name: list[Definition], file: str, data: 
             listed = ", ".join(f"#{i} at line {d.line}" for i, d in enumerate(same_name, 1))
             hint = f"pick one as '{qualified}#2'"
         raise AmbiguousTarget(
-            f"Node '{target.name}' is ambiguous in {file}: {len(same_name)} definitions named "
+            f"`{target.name}` is ambiguous in {file}: {len(same_name)} definitions named "
             f"'{qualified}' ({listed})",
             hint,
         )
@@ -360,11 +360,11 @@ def _pick_ordinal(target: Target, same_name: list[Definition], file: str, data: 
         qualified = shown_name(same_name[0], file, data)
         if len(same_name) == 1:
             raise TargetNotFound(
-                f"Node '{target}' not found in AST of {file}: there is 1 definition named '{qualified}'",
+                f"`{target}` not found in {file}: there is 1 definition named '{qualified}'",
                 f"write '{qualified}' without #{target.ordinal}",
             )
         raise TargetNotFound(
-            f"Node '{target}' not found in AST of {file}: there are {len(same_name)} "
+            f"`{target}` not found in {file}: there are {len(same_name)} "
             f"definitions named '{qualified}'",
             f"use #1 to #{len(same_name)}",
         )
@@ -375,17 +375,17 @@ def _ambiguous(target: Target, candidates: list[Definition], file: str, data: by
     listed = ", ".join(f"{d.kind} {shown_name(d, file, data)} (line {d.line})" for d in candidates)
     # Every distinct name, not only the first: the one meant is as often the second.
     names = " or ".join(f"'{name}'" for name in dict.fromkeys(shown_name(d, file, data) for d in candidates))
-    return AmbiguousTarget(f"Node '{target.name}' is ambiguous in {file}: {listed}", f"qualify it as {names}")
+    return AmbiguousTarget(f"`{target.name}` is ambiguous in {file}: {listed}", f"qualify it as {names}")
 
 
 def _not_found(target: Target, definitions: list[Definition], file: str, data: bytes | None = None) -> TargetNotFound:
-    described = f"'{target.name}'"
+    described = f"`{target.name}`"
     same_name = [d for d in definitions if _qualified_parts(d)[-len(target.parts) :] == target.parts]
     if same_name:
         # The name exists, the kind does not fit: say what it is.
         found = ", ".join(f"{d.kind} {shown_name(d, file, data)} (line {d.line})" for d in same_name)
         return TargetNotFound(
-            f"Node {described} not found in AST of {file} as {_article(target.kind or '')} {target.kind}: "
+            f"{described} not found in {file} as {_article(target.kind or '')} {target.kind}: "
             f"the name is {found}",
             f"write `{same_name[0].kind} {shown_name(same_name[0], file, data)}`, or leave out the kind",
         )
@@ -412,7 +412,7 @@ def _not_found(target: Target, definitions: list[Definition], file: str, data: b
         hint = "the file has no definitions to target"
     elif not hint:
         hint = "`kopipasta nodes " + file + "` lists what can be targeted"
-    return TargetNotFound(f"Node {described} not found in AST of {file}", hint)
+    return TargetNotFound(f"{described} not found in {file}", hint)
 
 
 def _unambiguous(name: str, definitions: list[Definition]) -> list[str]:

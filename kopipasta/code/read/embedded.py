@@ -1,4 +1,4 @@
-"""Code embedded in a host file: the `<script>` of Vue and Svelte single-file components.
+"""Code embedded in a host file: the `<script>` of Vue and Svelte components and of HTML pages.
 
 A host language (`LanguageSpec.embedding`) names the elements that hold code
 and the `lang="…"` values that pick its grammar. Every code operation runs,
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 _NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
 _LANG = re.compile(r"""\blang\s*=\s*["']?([A-Za-z]+)""")
+_TYPE = re.compile(r"""\stype\s*=\s*["']?([^"'\s>]*)""")
+_SCRIPT_TYPES = frozenset({"", "module", "text/javascript", "application/javascript", "text/babel", "text/jsx"})
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,16 @@ def regions(host: LanguageSpec, data: bytes) -> list[Region]:
         end_tag = next((c for c in element.children if c.type == "end_tag"), None)
         if start_tag is None or end_tag is None:
             continue  # an unclosed element: nothing we could splice back safely
+        if not _holds_script(start_tag):
+            continue  # `<script type="application/json">`, a template: no code of ours, left as it is
         found.append(Region(start_tag.end_byte, end_tag.start_byte, _grammar(embedding, start_tag)))
     return found
+
+
+def _holds_script(start_tag: Node) -> bool:
+    """Whether the element's `type` (if any) says it holds JavaScript (a page's `<script type="module">`)."""
+    match = _TYPE.search((start_tag.text or b"").decode("utf-8", "replace"))
+    return match is None or match.group(1).lower() in _SCRIPT_TYPES
 
 
 def _grammar(embedding: Embedding, start_tag: Node) -> str:

@@ -181,4 +181,15 @@ def only_its_target(payload: Parsed, target: Definition) -> bool:
     """
     if payload.placeholders:
         return False
-    return all(d.name == target.name for d in structural(payload.definitions) if not d.container)
+    return all(not another_definition(d, target) for d in structural(payload.definitions) if not d.container)
+
+
+# Kinds named after the type they add to (Rust's `impl Config`, Swift's `extension`).
+EXTENDING_KINDS = frozenset({"impl", "extension"})
+
+
+def another_definition(definition: Definition, target: Definition) -> bool:
+    """Whether a payload's top-level definition is not its target: another name, or an `impl` beside a `struct`."""
+    if definition.name != target.name:
+        return True
+    return definition.kind != target.kind and bool(EXTENDING_KINDS & {definition.kind, target.kind})

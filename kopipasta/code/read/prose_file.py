@@ -19,15 +19,32 @@ from kopipasta.errors import PatchError
 
 def existing_file(root: Path, paths: tuple[str, ...]) -> str | None:
     """The one path among `paths` that is a file of the project; None for none or several."""
+    found = existing_files(root, paths)
+    return found[0] if len(found) == 1 else None
+
+
+def existing_files(root: Path, paths: tuple[str, ...]) -> list[str]:
+    """The files of the project that `paths` name, each once, in order.
+
+    A bare name that is no file at the root (`day.tsx`) names the one file of that name
+    in the project (`src/day.tsx`); two of that name, and it names neither.
+    """
     found: dict[str, str] = {}
     for path in paths:
         try:
             if not confine(root, path).is_file():
-                continue
+                if "/" in path or "\\" in path:
+                    continue
+                from kopipasta.code.find.samename import same_name
+
+                elsewhere = same_name(root, path)
+                if len(elsewhere) != 1:
+                    continue
+                path = elsewhere[0]
             found.setdefault(resolve_real(root, path), normalise(path))
         except (PatchError, OSError, ValueError):
             continue  # outside the root, or no path at all: it names nothing here
-    return next(iter(found.values())) if len(found) == 1 else None
+    return list(found.values())
 
 
 # A fence of commands: what it holds is run, never written into a file the prose names.

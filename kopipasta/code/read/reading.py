@@ -113,9 +113,14 @@ def kept_unless_removed(read: Reading, prose: str) -> tuple[str, ...]:
     """
     if read.kind != WHOLE or not read.dropped:
         return ()
+    return not_said_removed(read.dropped, prose)
+
+
+def not_said_removed(names: tuple[str, ...] | list[str], prose: str) -> tuple[str, ...]:
+    """The names (`Parser.feed`, `dependencies.lodash`) no sentence of the prose says are removed."""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n", prose) if _REMOVAL_WORDS.search(s)]
     kept: list[str] = []
-    for name in read.dropped:
+    for name in names:
         own = re.escape(name.rsplit(".", 1)[-1])
         said = re.compile(rf"(?<![\w.]){own}(?!\w)")
         if not any(said.search(s) for s in sentences):
@@ -183,7 +188,7 @@ class OpaqueVerdict:
     hint: str = "send the whole file"
 
 
-def opaque_whole(path: str, old: str, payload: str) -> OpaqueVerdict:
+def opaque_whole(path: str, old: str, payload: str, prose: str = "") -> OpaqueVerdict:
     """Whether a file block for a file kopipasta cannot merge is the whole file."""
     if not old.strip():
         return OpaqueVerdict(True)
@@ -191,6 +196,10 @@ def opaque_whole(path: str, old: str, payload: str) -> OpaqueVerdict:
     name = PurePosixPath(path).name.lower()
     data_file = suffix in (".json", ".jsonc", ".yml", ".yaml", ".toml") or name.endswith(".json5")
     hint = _DATA_HINT if data_file else "send the whole file"
+    if data_file:
+        verdict = _data_whole(path, old, payload, prose)
+        if verdict is not None:
+            return verdict
     if suffix in (".json", ".jsonc"):
         return _json_whole(old, payload, hint)
     parts: tuple[list[str], list[str]] | None = None
@@ -207,6 +216,24 @@ def opaque_whole(path: str, old: str, payload: str) -> OpaqueVerdict:
         return _parts_whole(parts[0], parts[1], what, hint)
     whole, detail = lines_whole(old, payload)
     return OpaqueVerdict(whole, detail, hint)
+
+
+def _data_whole(path: str, old: str, payload: str, prose: str) -> OpaqueVerdict | None:
+    """A data block is the whole file only when it leaves out no key the file has in the
+    mappings it restates, or the prose says each one it leaves out is removed; None when
+    either side does not load as one mapping (then it is judged by its keys' lines)."""
+    from kopipasta import data as data_formats
+    from kopipasta.data.fragment import left_out
+
+    kind = data_formats.format_of(path)
+    missing = left_out(kind, old, payload, file=path) if kind is not None else None
+    if missing is None:
+        return None
+    missing = list(not_said_removed(missing, prose))
+    if not missing:
+        return OpaqueVerdict(True)
+    shown = ", ".join(f"'{p}'" for p in missing[:3]) + (", …" if len(missing) > 3 else "")
+    return OpaqueVerdict(False, f"it leaves out {shown}", _DATA_HINT)
 
 
 def _parts_whole(have: list[str], sent: list[str], what: str, hint: str) -> OpaqueVerdict:

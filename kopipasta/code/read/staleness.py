@@ -10,7 +10,9 @@ matter, and without a record for the file nothing is checked.
 What the model knows grows with each apply: the versions our own applies
 write are added to the known hashes (`after_write`), so a second reply on a
 definition the first one changed, or a re-apply after `undo`, is not stale.
-A definition the user changed and no apply touched stays unknown.
+A definition the user changed and no apply touched stays unknown. A new prompt
+adds to what is known (it does not forget what an earlier one showed): a file
+restored to a version any prompt showed is not stale.
 """
 
 from __future__ import annotations
@@ -126,14 +128,25 @@ def remember(root: Path, inventories: Iterable[tuple[Source, Sequence[Definition
     try:
         records = _read(root)
         for source, definitions in inventories:
-            records.pop(source.path, None)  # re-inserted last: the newest records are kept
+            # Re-inserted last: the newest records are kept. The versions an earlier prompt
+            # showed (or an apply wrote) stay known: a file put back as it was then (`git
+            # checkout .`) is what that prompt's reply was written against, not a user's edit.
+            earlier = records.pop(source.path, None)
+            earlier = earlier if isinstance(earlier, dict) else {}
             spans = _spans(source.data, definitions) if definitions else {}
+            shown = _shown(earlier)
+            for name, (_, _, digest) in spans.items():
+                shown[name] = _add(_known(shown.get(name)), digest)
             records[source.path] = {
-                "sha256": [_digest(source.data)],
-                "definitions": {name: [digest] for name, (_, _, digest) in spans.items()},
+                "sha256": _add(_known(earlier.get("sha256")), _digest(source.data)),
+                "definitions": shown,
             }
             if _keeps_text(source.path, source.data):
-                records[source.path]["texts"] = [_text(source.data)]
+                texts = earlier.get("texts")
+                kept = [t for t in texts if isinstance(t, str)] if isinstance(texts, list) else []
+                records[source.path]["texts"] = ([t for t in kept if t != _text(source.data)] + [_text(source.data)])[
+                    -_KEPT_TEXTS:
+                ]
         _write(root, dict(list(records.items())[-_KEPT_FILES:]))
     except Exception:  # noqa: BLE001 — a record that cannot be kept only turns the check off
         pass

@@ -27,9 +27,17 @@ def run_demo(into: Path | None) -> int:
         shutil.copytree(project, target, dirs_exist_ok=True)
     reply = bundle.joinpath("reply.md").read_text(encoding="utf-8")
 
+    # Kept beside the project, so the reply's wrong indentation can be read again after the diff.
+    (target / "reply.md").write_text(reply, encoding="utf-8")
+
     console.print(f"[bold]Sample project:[/bold] {target}")
-    console.print("[bold]Reply:[/bold] three patches (Python method, TSX component, package.json) and a shell block\n")
+    console.print(
+        "[bold]The reply[/bold] (kept in reply.md): three patches (a Python method written with"
+        " 2-space indentation for a 4-space file, a TSX component, package.json) and a shell block\n"
+    )
+    console.print(reply, markup=False, highlight=False)
+    console.print("[bold]Applying it:[/bold]\n")
     report = apply_reply(reply, target)
     print_report(console, report, dry_run=False, show_diff=True)
-    console.print(f"\nTry it yourself: cd {target} && kopipasta undo")
+    console.print(f"\nTry it yourself: cd {target} && kopipasta undo && kopipasta apply reply.md")
     return exit_status(report)

@@ -42,6 +42,43 @@
     (#first-argument-is? @_call arrow_function function_expression))
   .) @definition.function
 
+; Definitions by assignment (CommonJS, prototypes): a top-level statement that gives a
+; name a function is that name's definition, named by its left-hand side (issue 25):
+; `res.clearCookie = function …` is `res.clearCookie`, `View.prototype.lookup = …` the
+; method `View.prototype.lookup`, `exports.parse = …` is `exports.parse`.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression object: (identifier) @scope property: (property_identifier) @scope @_prototype)
+        property: (property_identifier) @name)
+      right: [(function_expression) (arrow_function) (generator_function)])
+    (#eq? @_prototype "prototype")) @definition.method)
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression object: (identifier) @scope property: (property_identifier) @name)
+      right: [(function_expression) (arrow_function) (generator_function)])) @definition.function)
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression object: (identifier) @scope property: (property_identifier) @scope)
+        property: (property_identifier) @name)
+      right: [(function_expression) (arrow_function) (generator_function)])) @definition.function)
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression object: (identifier) @scope property: (property_identifier) @name))
+    (#any-of? @scope "module" "exports")) @definition.variable)
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression object: (identifier) @scope @_module property: (property_identifier) @scope)
+        property: (property_identifier) @name))
+    (#eq? @_module "module")) @definition.variable)
+
 (field_definition
   property: [(property_identifier) (private_property_identifier)] @name) @definition.variable
 

@@ -1,5 +1,5 @@
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
-name = 'prompt.j2@6c98ec4a69bc0ed5612782b7f46670b8'
+name = 'prompt.j2@b4f384f15a04ae177c99f53766cf809a'
 
 def root(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -42,7 +42,9 @@ def root(context, missing=missing):
         yield '## '
         yield str(environment.getattr(l_1_file, 'path'))
         yield '\n'
-        if (environment.getattr(l_1_file, 'kind') == 'code'):
+        if environment.getattr(l_1_file, 'outline'):
+            pass
+        elif (environment.getattr(l_1_file, 'kind') == 'code'):
             pass
             yield 'Targets: '
             yield str((t_1(context.eval_ctx, environment.getattr(l_1_file, 'targets'), ', ') if environment.getattr(l_1_file, 'targets') else 'none (send the whole file to change it)'))
@@ -59,7 +61,7 @@ def root(context, missing=missing):
             pass
             yield 'Outline only: this file ('
             yield str(environment.getattr(l_1_file, 'lines'))
-            yield " lines) is not shown, only its definitions and their lines. Target them by name as usual; never send this file whole; ask for a definition's code if you need to see it.\n"
+            yield " lines) is not shown, only its definitions (its targets: kind, name, lines). Target them by name as usual; never send this file whole; ask for a definition's code if you need to see it.\n"
         yield str(environment.getattr(l_1_file, 'fence'))
         yield str(environment.getattr(l_1_file, 'info'))
         yield '\n'
@@ -85,6 +87,11 @@ def root(context, missing=missing):
                 yield '(An illustration: '
                 yield str(environment.getattr(l_1_example, 'file'))
                 yield ' is not one of your files.)\n'
+            if (environment.getattr(l_1_example, 'directive') == 'INSERT_AFTER'):
+                pass
+                yield '(Adding: the block holds only the new definition; this one already follows '
+                yield str(environment.getattr(l_1_example, 'target'))
+                yield '.)\n'
             yield str(environment.getattr(l_1_example, 'block'))
             yield '\n\n'
         l_1_example = missing
@@ -95,4 +102,4 @@ def root(context, missing=missing):
         yield '\n'
 
 blocks = {}
-debug_info = '14=39&15=43&16=45&17=48&18=50&19=53&23=58&24=61&26=63&27=66&28=68&37=72&46=76&47=78&49=80&50=83&51=86&53=88&60=92&61=94'
+debug_info = '14=39&15=43&16=45&18=47&19=50&20=52&21=55&25=60&26=63&28=65&29=68&30=70&39=74&48=78&49=80&51=82&52=85&53=88&55=90&56=93&58=95&65=99&66=101'
