@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kopipasta.code.read import line_anchored as la
+from kopipasta.code.read import line_reading
 from kopipasta.errors import PayloadError
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def merge_lines(
 
     spec = document.code_spec
     import_note = ""
-    imports, payload_rest = la.new_imports(document, payload)
+    imports, payload_rest = line_reading.new_imports(document, payload)
     if imports:
         from kopipasta.code.imports.import_merge import plan_imports
         from kopipasta.code.imports.imports import apply_edits
@@ -63,9 +64,9 @@ def merge_lines(
                 target = _same_target(document, target)
         import_note = planned.note
     _check_holds_code(document, payload, file, label, target)
-    window = la.target_window(document, target) if target is not None else None
+    window = line_reading.target_window(document, target) if target is not None else None
     try:
-        reading = la.read_block(document, payload_rest, window=window, prose=prose)
+        reading = line_reading.read_block(document, payload_rest, window=window, prose=prose)
     except la.Unplaced as error:
         raise _refusal(error, payload_rest, file, label, target) from None
     data = _written(document, reading)
@@ -116,7 +117,7 @@ def _refusal(error: la.Unplaced, payload: str, file: str, label: str, target: De
     return PayloadError(f"{what}: {where} {error.why}", error.fix)
 
 
-def _written(document: Document, reading: la.Reading) -> bytes:
+def _written(document: Document, reading: line_reading.Reading) -> bytes:
     """The plan in the file's bytes: its lines as they are, the block's rows in its layout."""
     spec = document.code_spec
     file_lines, block, plan = reading.file_lines, reading.block, reading.plan

@@ -377,9 +377,9 @@ def _check_line_anchored(patch: Patch, before: Document, after: Document) -> boo
     The reading is asked again (its last answer is kept, so this costs a lookup): the check
     holds the result to what the reading said, not to what the writer did.
     """
-    from kopipasta.code.read import line_anchored
+    from kopipasta.code.read import line_reading
 
-    reading = line_anchored.last_reading(before.data)
+    reading = line_reading.last_reading(before.data)
     if reading is None or reading.block != patch.payload.replace("\r\n", "\n").split("\n"):
         return False  # not read line by line against this file (its imports merged first): the usual checks
     new_lines = after.data.decode("utf-8", "surrogateescape").split("\n")

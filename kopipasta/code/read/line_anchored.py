@@ -10,7 +10,8 @@ file's does). Between two placed lines of one run, the file's lines are
 replaced by the block's; what a placeholder stands for, and what lies outside
 the block's first and last placed lines, is kept byte for byte.
 
-This module only reads: `align` answers the plan (which file lines are kept,
+This module only reads: `align` answers the plan for the lines
+`code/read/line_reading.py` gives it (which file lines are kept,
 which block rows written, which definitions kept or removed); the edit is
 `code/edit/line_merge.py`, and the write guard asks the same plan for the
 lines each placeholder stands for. It refuses, with the block's row, when an
@@ -21,14 +22,9 @@ placed, or two readings would give different bytes.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from kopipasta.code.find.definitions import Definition
-    from kopipasta.code.find.document import Document
 
 TAB = 4  # a tab's width when a block and a file indent differently
 
@@ -191,7 +187,7 @@ def _field(line: str) -> str:
 
 
 # The file's top-level imports and statements: kept in a gap like a definition the block does not show.
-_FRAME = frozenset({"import", "statement"})
+FRAME_KINDS = frozenset({"import", "statement"})
 _COMMENTISH = re.compile(r"^\s*(#|//|/\*|\*|--|@|<!--|;)")
 
 
@@ -254,7 +250,7 @@ def _pair_definitions(
     partial: set[int] = set()  # headers of Python definitions the block shows only the head of
     by_name: dict[str, list[FileDef]] = {}
     for d in file_defs:
-        if lo <= d.header < hi and d.kind not in _FRAME:
+        if lo <= d.header < hi and d.kind not in FRAME_KINDS:
             by_name.setdefault(d.name, []).append(d)
     for p in block_defs:
         # A definition the block writes inside others is theirs: `Rename` in the controller is not `Product.Rename`.
@@ -309,7 +305,7 @@ def _shifts(block: list[str], file_lines: list[str], matched: dict[int, int], ru
 
 def _innermost(file_defs: list[FileDef], line: int) -> FileDef | None:
     """The innermost definition of the file holding the line, if any."""
-    holding = [d for d in file_defs if d.kind not in _FRAME and d.top <= line <= d.end]
+    holding = [d for d in file_defs if d.kind not in FRAME_KINDS and d.top <= line <= d.end]
     return max(holding, key=lambda d: d.header) if holding else None
 
 
@@ -323,7 +319,7 @@ def _insertion_after(file_defs: list[FileDef], file_lines: list[str], line: int,
     holding that line whose header is at its indent or deeper (a column-0 function after a method
     goes after the class, not into it)."""
     at = line + 1
-    for d in sorted((d for d in file_defs if d.top <= line <= d.end and d.kind not in _FRAME), key=lambda d: d.header, reverse=True):
+    for d in sorted((d for d in file_defs if d.top <= line <= d.end and d.kind not in FRAME_KINDS), key=lambda d: d.header, reverse=True):
         if d.indent >= indent:
             at = max(at, d.end + 1)
     return at
@@ -345,7 +341,7 @@ def _before_closing_tag(file_lines: list[str], hi: int) -> int:
 def _end_of_container(file_defs: list[FileDef], file_lines: list[str], line: int | None, indent: int, hi: int) -> int:
     """Where a definition at `indent` goes at the end of what holds it: the innermost definition
     around `line` whose header is shallower, before its closing line; the window's end otherwise."""
-    file_defs = [d for d in file_defs if d.kind not in _FRAME]
+    file_defs = [d for d in file_defs if d.kind not in FRAME_KINDS]
     holders = [d for d in file_defs if line is not None and d.top <= line <= d.end and d.indent < indent]
     if not holders:
         if line is None and indent > 0:
@@ -511,7 +507,7 @@ class _Merge:
     def replace(self, rows: list[int], stop: int) -> None:
         """The file's lines from the cursor to `stop` give way to the block's rows, but for a
         definition the rows do not show and do not replace by a new one (it is kept)."""
-        above = [d for d in self.file_defs if d.header == stop and self.cursor <= d.top < stop and d.kind not in _FRAME]
+        above = [d for d in self.file_defs if d.header == stop and self.cursor <= d.top < stop and d.kind not in FRAME_KINDS]
         if above and not any(_COMMENTISH.match(self.block[r]) for r in rows if self.bkeys[r]):
             # The comment block (or decorators) of the definition the block shows next, not shown: kept.
             top = min(d.top for d in above)
@@ -532,7 +528,7 @@ class _Merge:
         for d in sorted(self.file_defs, key=lambda d: (d.top, -d.end)):
             if d.top < max(self.cursor, kept_to) or d.end >= stop:
                 continue
-            if d.kind in _FRAME:
+            if d.kind in FRAME_KINDS:
                 if shows_code:
                     continue  # the block restates this part of the frame: its lines stand
                 self.plan.ops.append(("file", d.top, d.end + 1))
@@ -679,160 +675,3 @@ class _Merge:
         """New definitions before a placed definition header go above its comment and decorators."""
         found = [d for d in self.file_defs if d.header == line]
         return min(d.top for d in found) if found and min(d.top for d in found) >= self.cursor else line
-
-
-# --- the block and the file, read for `align` ----------------------------------------------
-
-# A sentence that says a definition goes: "Removed the unused `helper`", "renamed parse to load".
-_REMOVAL_WORDS = re.compile(r"(?i)\b(remov|delet|drop|renam|replac|get(?:ting)? rid|eliminat|no longer (?:need|use))\w*")
-
-
-def said_removed(prose: str, names: list[str]) -> frozenset[str]:
-    """The names a sentence of the prose says are removed (or renamed, or replaced)."""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n", prose) if _REMOVAL_WORDS.search(s)]
-    if not sentences:
-        return frozenset()
-    said = set()
-    for name in set(names):
-        own = re.compile(rf"(?<![\w.]){re.escape(name.rsplit('.', 1)[-1])}(?!\w)")
-        if any(own.search(s) for s in sentences):
-            said.add(name)
-    return frozenset(said)
-
-
-@dataclass(frozen=True)
-class Reading:
-    """A block read against one version of its file: the lines on both sides and the plan."""
-
-    file_lines: list[str]
-    block: list[str]
-    placeholders: frozenset[int]
-    plan: Plan
-    frame_names: frozenset[str] = frozenset()  # the names given to the file's imports and statements
-
-
-_last: list[tuple[tuple[bytes, str, tuple[int, int] | None, str], Reading]] = []
-
-
-def read_block(document: Document, payload: str, *, window: tuple[int, int] | None = None, prose: str = "") -> Reading:
-    """The block read against the document's lines; the last answer is kept for the write guard."""
-    cache_key = (document.data, payload, window, prose)
-    for known, reading in _last:
-        if known == cache_key:
-            return reading
-    from kopipasta.code.read.members import CONTAINER_KINDS
-    from kopipasta.code.read.parsed import placeholder_rows, read_payload, structural
-
-    spec = document.code_spec
-    data = document.data
-    file_lines = data.decode("utf-8", "surrogateescape").split("\n")
-    block = payload.replace("\r\n", "\n").split("\n")
-    placeholders = set(placeholder_rows(spec, payload, data))
-    starts = [0]
-    for i, line in enumerate(file_lines[:-1]):
-        starts.append(starts[i] + len(line.encode("utf-8", "surrogateescape")) + 1)
-    originals = structural(document.definitions)
-    file_defs = [_file_def(document, starts, file_lines, d) for d in originals]
-    file_defs += _frame(document, starts, file_lines)
-    parsed = read_payload(spec, payload, data)
-    block_defs = []
-    # The parse's text starts at the root node, past leading blank lines (an import blanked above).
-    lead = parsed.tree.root_node.start_point[0] if not parsed.offset else 0
-    for d in structural(parsed.definitions):
-        header, end = parsed.row(d.start) + lead, parsed.row(max(d.end - 1, d.start)) + lead
-        top = parsed.row(d.outer_start) + lead
-        trailing_placeholder = False
-        while header < end < len(block) and (not block[end].strip() or end in placeholders):
-            # A definition's node may take the newline after it, and a placeholder below it
-            # (Python's parse puts `# ...` at the body's indentation inside the body).
-            if end in placeholders and (width(block[end]) > width(block[header]) or d.kind in CONTAINER_KINDS):
-                trailing_placeholder = True  # indented into the body: it stands for the body's rest
-            end -= 1
-        node = parsed.tree.root_node.descendant_for_byte_range(d.start, d.end)
-        broken = node is not None and (node.has_error or node.is_missing)
-        cut = trailing_placeholder or any(header <= r <= end for r in placeholders)
-        if 0 <= header < len(block):
-            block_defs.append(
-                BlockDef(d.name, max(top, 0), header, min(end, len(block) - 1), not (broken or cut), tuple(d.scope))
-            )
-    removal = said_removed(prose, [d.name for d in originals]) if prose else frozenset()
-    plan = align(
-        file_lines, block, placeholders, file_defs, block_defs,
-        window=window, removal_said=removal, indent_scoped=spec.grammar == "python",
-    )
-    frame = frozenset(d.name for d in file_defs if d.kind in _FRAME)
-    reading = Reading(file_lines, block, frozenset(placeholders), plan, frame)
-    _last[:] = [(cache_key, reading)]
-    return reading
-
-
-def last_reading(data: bytes) -> Reading | None:
-    """The last block read against exactly these file bytes (for the write guard), if any."""
-    for (known_data, *_), reading in _last:
-        if known_data == data:
-            return reading
-    return None
-
-
-def _line_of(starts: list[int], offset: int) -> int:
-    return bisect_right(starts, offset) - 1
-
-
-def _file_def(document: Document, starts: list[int], file_lines: list[str], d: Definition) -> FileDef:
-    comment = document.comment_block_start(d.outer_start)
-    top = _line_of(starts, min(d.outer_start, comment) if comment is not None else d.outer_start)
-    header = _line_of(starts, d.start)
-    end = _line_of(starts, max(d.end - 1, d.start))
-    from kopipasta.code.read.members import CONTAINER_KINDS
-
-    return FileDef(d.name, d.kind, top, header, end, width(file_lines[header]), d.kind in CONTAINER_KINDS, tuple(d.scope))
-
-
-def _frame(document: Document, starts: list[int], file_lines: list[str]) -> list[FileDef]:
-    """The file's top-level imports and statements, as entries named by their first line."""
-    from kopipasta.code.read.members import members
-    from kopipasta.code.read.parsed import read_file
-
-    found = []
-    for m in members(read_file(document), None) or []:
-        if m.kind in _FRAME:
-            top, end = _line_of(starts, m.start), _line_of(starts, max(m.end - 1, m.start))
-            name = key(file_lines[top])
-            found.append(FileDef(name if len(name) <= 50 else name[:47] + "...", m.kind, top, top, end, 0, False))
-    return found
-
-
-def target_window(document: Document, target: Definition) -> tuple[int, int]:
-    """A TARGET_NODE's lines: from its comment block (or decorators) to its last line, as a window."""
-    data = document.data
-    comment = document.comment_block_start(target.outer_start)
-    start = min(target.outer_start, comment) if comment is not None else target.outer_start
-    end = max(target.end - 1, target.start)
-    return data.count(b"\n", 0, start), data.count(b"\n", 0, end) + 1
-
-
-def new_imports(document: Document, payload: str) -> tuple[list[str], str]:
-    """The block's import statements the file lacks, and the block with their lines made blank.
-
-    An import is not a line to place: it merges into the file's imports (§4b), wherever the
-    block shows it. One the file holds already is an ordinary line (an anchor, often the first).
-    """
-    from kopipasta.code.read.members import members
-    from kopipasta.code.read.parsed import read_payload
-
-    spec = document.code_spec
-    parsed = read_payload(spec, payload, document.data)
-    found = [m for m in members(parsed, None) or [] if m.kind == "import"]
-    if not found:
-        return [], payload
-    own = {line.strip() for line in document.data.decode("utf-8", "replace").splitlines()}
-    lines = payload.split("\n")
-    imports: list[str] = []
-    for m in found:
-        rows = range(max(m.first_row, 0), min(m.last_row, len(lines) - 1) + 1)
-        if all(lines[r].strip() in own for r in rows if lines[r].strip()):
-            continue
-        imports.append("\n".join(lines[r] for r in rows))
-        for r in rows:
-            lines[r] = ""
-    return imports, "\n".join(lines)
