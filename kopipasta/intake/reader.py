@@ -115,7 +115,7 @@ def read_reply(text: str) -> Reply:
 
     if not may_hold_unfenced_patches(lines, prose):
         return Reply(blocks, withdrawn)  # no marker outside the fences: the reader is not imported (issue 9)
-    from kopipasta.intake.textpatch_syntax import merge_unfenced
+    from kopipasta.intake.unfenced import merge_unfenced
 
     return Reply(merge_unfenced(blocks, lines, prose, after=last_reset, first_index=withdrawn + 1), withdrawn)
 

@@ -32,7 +32,7 @@ def may_be_text_patch(block: Block) -> bool:
 
 
 def may_hold_unfenced_patches(lines: list[str], prose: list[bool]) -> bool:
-    """False only when `textpatch_syntax.unfenced_blocks(lines, prose)` is certainly empty.
+    """False only when `unfenced.unfenced_blocks(lines, prose)` is certainly empty.
 
     (`prose` may be shorter than `lines`: a line past its end is not prose.)
 

@@ -12,7 +12,7 @@ Three forms, read into one shape (files, each with hunks of ` `/`-`/`+` lines):
 A block whose payload is exactly `<<<DELETE>>>` deletes its file. A payload that
 carries the markers of one of these forms but does not read as it fails here,
 saying what it saw: it must never reach a file as its content (the rule of
-issue 6). Text outside fences is read by `unfenced_blocks`. Where the hunks land
+issue 6). Text outside fences is read by `intake/unfenced.py`. Where the hunks land
 is `kopipasta.text`'s business.
 """
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from kopipasta.errors import PayloadError
@@ -37,9 +36,9 @@ DELETE_MARKER = "<<<DELETE>>>"
 # Besides the protocol's markers: aider's older ORIGINAL/UPDATED words, and Cline's
 # `------- SEARCH` / `+++++++ REPLACE` (where the words are required: a bare run of
 # dashes is a markdown rule).
-_SR_OPEN = lazy_compile(r"^[ \t]*(?:<{3,}[ \t]*(?:SEARCH|ORIGINAL)?|-{3,}[ \t]*SEARCH)[ \t]*:?[ \t]*$", re.IGNORECASE)
+SR_OPEN = lazy_compile(r"^[ \t]*(?:<{3,}[ \t]*(?:SEARCH|ORIGINAL)?|-{3,}[ \t]*SEARCH)[ \t]*:?[ \t]*$", re.IGNORECASE)
 _SR_DIVIDER = lazy_compile(r"^[ \t]*={3,}[ \t]*$")
-_SR_CLOSE = lazy_compile(r"^[ \t]*(?:>{3,}[ \t]*(?:REPLACE|UPDATED)?|\+{3,}[ \t]*REPLACE)[ \t]*:?[ \t]*$", re.IGNORECASE)
+SR_CLOSE = lazy_compile(r"^[ \t]*(?:>{3,}[ \t]*(?:REPLACE|UPDATED)?|\+{3,}[ \t]*REPLACE)[ \t]*:?[ \t]*$", re.IGNORECASE)
 # What a sentence between two search/replace sections does not hold.
 _CODE_PUNCTUATION = lazy_compile(r"[;{}=<>]|\)\s*$|^\s*(?:def|class|function|return|import|from|const|let|var|if|for)\b")
 # Roo Code's line hints at the top of a section's side, and the rule under them.
@@ -49,11 +48,11 @@ _SR_CLOSE_WORD = lazy_compile(r"^[ \t]*(?:>{3,}|\+{3,})[ \t]*(?:REPLACE|UPDATED)
 # git's merge-conflict markers: never a file's content, and no patch either.
 _CONFLICT_OPEN = lazy_compile(r"^<{7} \S")
 _CONFLICT_CLOSE = lazy_compile(r"^>{7} \S")
-_HUNK_HEADER = lazy_compile(r"^@@(?:[ \t]*-(?P<old>\d+)(?:,(?P<count>\d+))?[ \t]+\+\d+(?:,(?P<new_count>\d+))?[ \t]*@@)?(?P<rest>.*)$")
+HUNK_HEADER = lazy_compile(r"^@@(?:[ \t]*-(?P<old>\d+)(?:,(?P<count>\d+))?[ \t]+\+\d+(?:,(?P<new_count>\d+))?[ \t]*@@)?(?P<rest>.*)$")
 _NUMBERED_HUNK = lazy_compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
-_GIT_HEADER = lazy_compile(r"^diff --git (?P<a>\S+) (?P<b>\S+)\s*$")
+GIT_HEADER = lazy_compile(r"^diff --git (?P<a>\S+) (?P<b>\S+)\s*$")
 # Lines git writes between `diff --git` and `---`: they say nothing we need, bar renames.
-_GIT_META = lazy_compile(
+GIT_META = lazy_compile(
     r"^(?:index |new file mode |deleted file mode |old mode |new mode |similarity index |"
     r"dissimilarity index |rename from |rename to |Index: |={10,}$)"
 )
@@ -152,16 +151,16 @@ def _first_form(lines: list[str], info: str) -> str | None:
             return ENVELOPE
         # The plain tests first: each says what its pattern needs, so a payload of plain code
         # never compiles the patterns (issue 9) and each line costs a few substring tests.
-        if ("<<<" in line or "---" in line) and _SR_OPEN.match(line):
+        if ("<<<" in line or "---" in line) and SR_OPEN.match(line):
             return SEARCH_REPLACE
         if (">>>" in line or "+++" in line) and _SR_CLOSE_WORD.match(line):
             return SEARCH_REPLACE
-        if line.startswith(("diff --git ", "@@ -")) and (_GIT_HEADER.match(line) or _NUMBERED_HUNK.match(line)):
+        if line.startswith(("diff --git ", "@@ -")) and (GIT_HEADER.match(line) or _NUMBERED_HUNK.match(line)):
             return DIFF
         if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
             return DIFF
     code = [line for line in lines if line.strip()]
-    if code and code[0].startswith("@@") and _HUNK_HEADER.match(code[0]):
+    if code and code[0].startswith("@@") and HUNK_HEADER.match(code[0]):
         return DIFF
     if info.lower() in ("diff", "patch") and code and all(line[:1] in " +-" for line in code):
         return DIFF  # a diff fence of bare +/- lines: one hunk with no header
@@ -178,7 +177,7 @@ def headerless_diff(lines: list[str]) -> bool:
     marked = [line for line in lines if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))]
     if not any(line[:1] == "+" for line in marked) or not any(line[:1] == "-" for line in marked):
         return False
-    if any(line.startswith("@@") and _HUNK_HEADER.match(line) for line in lines):
+    if any(line.startswith("@@") and HUNK_HEADER.match(line) for line in lines):
         return False
     # Not a markdown rule, table or fence: `---` alone, `+--+`, and git or envelope lines are no diff body.
     return not any(line.strip() in ("---", "+++") or line.startswith(("diff --git ", "*** ", "```")) for line in lines)
@@ -206,7 +205,7 @@ def _as_hunk_body(lines: list[str]) -> list[str]:
             out.extend((line, lines[i + 1], "@@"))
             opened, i = True, i + 2
             continue
-        if not opened and line.strip() and _path_line(line) is not None and line[:1] not in " +-":
+        if not opened and line.strip() and path_line(line) is not None and line[:1] not in " +-":
             out.append(line)  # a path or FILE line above the run names its file
         else:
             if not opened and line.strip():
@@ -290,7 +289,7 @@ def read_text_patch(block: Block) -> TextPatch | None:
     return TextPatch(form, tuple(files))
 
 
-def _path_line(line: str) -> str | None:
+def path_line(line: str) -> str | None:
     """The file a line names on its own: `src/x.py`, `### src/x.py`, `# FILE: src/x.py`."""
     directive = classify(line)
     if isinstance(directive, Directive):
@@ -322,9 +321,9 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _SR_OPEN.match(line):
-            close = next((k for k in range(i + 1, len(lines)) if _SR_CLOSE.match(lines[k]) or _SR_OPEN.match(lines[k])), None)
-            if close is None or _SR_OPEN.match(lines[close]):
+        if SR_OPEN.match(line):
+            close = next((k for k in range(i + 1, len(lines)) if SR_CLOSE.match(lines[k]) or SR_OPEN.match(lines[k])), None)
+            if close is None or SR_OPEN.match(lines[close]):
                 raise _Malformed(f"the section opened at its line {i + 1} ({line.strip()}) has no closing >>>>>>> REPLACE")
             dividers = [k for k in range(i + 1, close) if _SR_DIVIDER.match(lines[k])]
             if len(dividers) > 1:
@@ -352,10 +351,10 @@ def _parse_search_replace(lines: list[str], file: str | None) -> list[FilePatch]
             current, pending = name, None
             i = close + 1
             continue
-        if _SR_DIVIDER.match(line) or _SR_CLOSE.match(line):
+        if _SR_DIVIDER.match(line) or SR_CLOSE.match(line):
             raise _Malformed(f"its line {i + 1} ({line.strip()}) stands outside any <<<<<<< SEARCH section")
         if line.strip():
-            named = _path_line(line)
+            named = path_line(line)
             if named is None and sections and _prose_between(lines, i):
                 i += 1  # "Then update the caller:" between two sections: the model talking
                 continue
@@ -387,7 +386,7 @@ def _prose_between(lines: list[str], i: int) -> bool:
         return False
     if not (line[0].isalpha() or line[0] in "*_>#"):
         return False
-    return any(_SR_OPEN.match(later) for later in lines[i + 1 :])
+    return any(SR_OPEN.match(later) for later in lines[i + 1 :])
 
 
 def _roo_lines(side: list[str]) -> list[str]:
@@ -452,14 +451,14 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        git = _GIT_HEADER.match(line)
+        git = GIT_HEADER.match(line)
         if git:
             finish()
             git_paths = (_diff_path(git["a"], "a/"), _diff_path(git["b"], "b/"))
             old_path, new_path, named, in_file = git_paths[0], git_paths[1], True, True
             i += 1
             continue
-        if _GIT_META.match(line):
+        if GIT_META.match(line):
             if line.startswith("rename from "):
                 renamed["from"] = line[len("rename from ") :].strip()
             elif line.startswith("rename to "):
@@ -478,14 +477,14 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
             named, in_file = True, True
             i += 2
             continue
-        header = _HUNK_HEADER.match(line)
+        header = HUNK_HEADER.match(line)
         if header and line.startswith("@@"):
             in_file = True
             body: list[tuple[str, str]] = []
             i += 1
             while i < len(lines):
                 nxt = lines[i]
-                if nxt.startswith("@@") or _GIT_HEADER.match(nxt):
+                if nxt.startswith("@@") or GIT_HEADER.match(nxt):
                     break
                 if nxt.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
                     break
@@ -518,7 +517,7 @@ def _parse_diff(lines: list[str], file: str | None) -> list[FilePatch]:
         if not line.strip():
             i += 1
             continue
-        if not in_file and not files and _path_line(line) is not None:
+        if not in_file and not files and path_line(line) is not None:
             i += 1  # a path or FILE line inside the fence above the first header
             continue
         raise _Malformed(f"its line {i + 1} ({_short(line)}) is not part of a diff",
@@ -642,110 +641,3 @@ def _envelope_hunks(lines: list[str], start: int, end: int, path: str) -> tuple[
 def _short(line: str) -> str:
     text = line.strip()
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-# --- text outside fences -----------------------------------------------------------------
-
-
-def unfenced_blocks(lines: list[str], prose: list[bool]) -> list[Block]:
-    """Text patches written straight into the reply, without a fence.
-
-    Only a run that reads as one of the forms from its first line to its last
-    counts; a FILE line followed by prose is talk about a file, never a patch.
-    """
-    found: list[Block] = []
-    i = 0
-    n = len(lines)
-
-    def is_prose(k: int) -> bool:
-        return k < len(prose) and prose[k]
-
-    while i < n:
-        if not is_prose(i):
-            i += 1
-            continue
-        line = lines[i]
-        start, end = i, None
-        if line.strip() == "*** Begin Patch":
-            end = next((k for k in range(i + 1, n) if is_prose(k) and lines[k].strip() == "*** End Patch"), None)
-        elif ("<<<" in line or "---" in line) and _SR_OPEN.match(line):
-            end = _unfenced_sr_end(lines, i, is_prose)
-        elif (
-            (line.startswith("diff --git ") and _GIT_HEADER.match(line))
-            or (line.startswith("--- ") and i + 1 < n and lines[i + 1].startswith("+++ "))
-            or (line.startswith("@@") and _HUNK_HEADER.match(line))
-        ):
-            end = _unfenced_diff_end(lines, i, is_prose)
-        if end is None:
-            i += 1
-            continue
-        # A FILE or path line right above names the file.
-        file = None
-        if start > 0 and is_prose(start - 1) and lines[start - 1].strip():
-            file = _path_line(lines[start - 1])
-            if file is not None:
-                start -= 1
-        if file is None and (_SR_OPEN.match(line) or line.startswith("@@")):
-            i = end + 1
-            if _SR_OPEN.match(line):
-                found.append(Block(0, start + 1, "", (), None, "\n".join(lines[start : end + 1])))
-            continue
-        payload = "\n".join(lines[i : end + 1])
-        found.append(Block(0, start + 1, "", ((FILE_KEY, file),) if file else (), file, payload))
-        i = end + 1
-    return found
-
-
-def _unfenced_sr_end(lines: list[str], i: int, check: Callable[[int], bool]) -> int | None:
-    """The last line of the search/replace sections starting at line i, or None."""
-    end = None
-    k = i
-    while k < len(lines) and check(k):
-        if _SR_OPEN.match(lines[k]):
-            close = next((j for j in range(k + 1, len(lines)) if _SR_CLOSE.match(lines[j])), None)
-            if close is None or not all(check(j) for j in range(k, close + 1)):
-                return end
-            end = close
-            k = close + 1
-            continue
-        if not lines[k].strip() or (_path_line(lines[k]) and k + 1 < len(lines) and _SR_OPEN.match(lines[k + 1])):
-            k += 1
-            continue
-        break
-    return end
-
-
-def _unfenced_diff_end(lines: list[str], i: int, check: Callable[[int], bool]) -> int | None:
-    """The last line of the diff starting at line i: while lines read as diff lines."""
-    end = None
-    k = i
-    while k < len(lines) and check(k):
-        line = lines[k]
-        if line == "":
-            # A blank line is context only when the diff goes on after it.
-            if k + 1 < len(lines) and check(k + 1) and lines[k + 1][:1] in (" ", "-", "+", "@"):
-                k += 1
-                continue
-            break
-        if line[:1] in (" ", "-", "+", "@", "\\") or _GIT_HEADER.match(line) or _GIT_META.match(line):
-            if line[:1] == "@" and not _HUNK_HEADER.match(line):
-                break
-            end = k
-            k += 1
-            continue
-        break
-    return end
-
-
-def merge_unfenced(
-    blocks: list[Block], lines: list[str], prose: list[bool], *, after: int = -1, first_index: int = 1
-) -> list[Block]:
-    """The reply's fenced blocks and its unfenced text patches below line `after`, in reply order.
-
-    When there are unfenced patches, every block is numbered again from `first_index`.
-    """
-    extra = [b for b in unfenced_blocks(lines, prose) if b.line - 1 > after]
-    if not extra:
-        return blocks
-    ordered = sorted([*blocks, *extra], key=lambda b: b.line)
-    return [replace(b, index=k) for k, b in enumerate(ordered, first_index)]
