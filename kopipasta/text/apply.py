@@ -79,12 +79,15 @@ def hunk_label(form: str, path: str, hunk: Hunk) -> str:
     return f"Search/replace section {hunk.number} for {path}"
 
 
-def _hunk_unit(hunk: Hunk) -> Unit:
+def _hunk_unit(hunk: Hunk) -> Unit | None:
+    """The unit the hunk's lines indent by, or None when they show none (one indented line, or
+    two a step apart that is no unit): a guessed unit would let a level conversion write its
+    added lines where a plain column shift puts them (`    }` then `  // x` for a 2-space file)."""
     lines = [text for _, text in hunk.lines if text.strip()]
     unit = detect_unit(lines)
     if unit is not None:
         return unit
-    return Unit("\t") if any(leading(line).startswith("\t") for line in lines) else Unit("    ")
+    return Unit("\t") if any(leading(line).startswith("\t") for line in lines) else None
 
 
 def _scope_end(texts: list[str], k: int) -> int:
@@ -236,7 +239,7 @@ def _render(text: str, shift: Shift, label: str) -> str:
     return rendered
 
 
-def _unit_conversion(hunk: Hunk, hunk_unit: Unit, file_unit: Unit | None) -> Shift:
+def _unit_conversion(hunk: Hunk, hunk_unit: Unit | None, file_unit: Unit | None) -> Shift:
     """The shift for a hunk matched as written: none, unless it is written in another indent unit.
 
     A 2-space hunk whose old lines all stand at the margin matches a 4-space file
@@ -245,7 +248,7 @@ def _unit_conversion(hunk: Hunk, hunk_unit: Unit, file_unit: Unit | None) -> Shi
     margin: an indented old line matched exactly shows the hunk already writes the
     file's unit.
     """
-    if file_unit is None or hunk_unit == file_unit or detect_unit([t for _, t in hunk.lines if t.strip()]) is None:
+    if file_unit is None or hunk_unit is None or hunk_unit == file_unit or detect_unit([t for _, t in hunk.lines if t.strip()]) is None:
         return NO_SHIFT
     if any(leading(text) for op, text in hunk.lines if op != "+" and text.strip()):
         return NO_SHIFT

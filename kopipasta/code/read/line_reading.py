@@ -135,16 +135,23 @@ def _file_def(document: Document, starts: list[int], file_lines: list[str], d: D
 
 
 def _frame(document: Document, starts: list[int], file_lines: list[str]) -> list[FileDef]:
-    """The file's top-level imports and statements, as entries named by their first line."""
-    from kopipasta.code.read.members import members
+    """The file's imports and statements that are no definition, as entries named by their first
+    line: at the top level, and in every class, module or other container (Ruby's `belongs_to`,
+    a class attribute, an interface's field), so a gap between two shown lines keeps them as it
+    keeps a definition the block does not show."""
+    from kopipasta.code.read.members import CONTAINER_KINDS, members
     from kopipasta.code.read.parsed import read_file
 
+    parsed = read_file(document)
     found = []
-    for m in members(read_file(document), None) or []:
-        if m.kind in FRAME_KINDS:
-            top, end = _line_of(starts, m.start), _line_of(starts, max(m.end - 1, m.start))
-            name = key(file_lines[top])
-            found.append(FileDef(name if len(name) <= 50 else name[:47] + "...", m.kind, top, top, end, 0, False))
+    holders = [None, *(d for d in document.definitions if d.kind in CONTAINER_KINDS)]
+    for holder in holders:
+        for m in members(parsed, holder) or []:
+            if m.kind in FRAME_KINDS or (holder is not None and m.kind == "field"):
+                top, end = _line_of(starts, m.start), _line_of(starts, max(m.end - 1, m.start))
+                name = key(file_lines[top])
+                name = name if len(name) <= 50 else name[:47] + "..."
+                found.append(FileDef(name, "statement" if m.kind == "field" else m.kind, top, top, end, 0, False))
     return found
 
 
