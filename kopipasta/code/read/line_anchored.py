@@ -191,6 +191,29 @@ FRAME_KINDS = frozenset({"import", "statement"})
 _COMMENTISH = re.compile(r"^\s*(#|//|/\*|\*|--|@|<!--|;)")
 
 
+def _opening(lines: list[str]) -> bool:
+    """Whether the lines are only comments, blank lines and at most one triple-quoted string
+    (a file's header comment, a module docstring, perhaps going on below): what may stand above
+    a file's first code."""
+    strings = 0
+    quote = None
+    for line in lines:
+        text = key(line)
+        if quote is not None:
+            if quote in text:
+                quote = None
+            continue
+        if not text or _COMMENTISH.match(line):
+            continue
+        opener = text[:3]
+        if opener not in ('"""', "'''") or strings:
+            return False
+        strings += 1
+        if opener not in text[3:]:
+            quote = opener
+    return True
+
+
 def _only_new_definitions(rows: list[int], block_defs: list[BlockDef], block: list[str], matched: dict[int, int]) -> bool:
     """Whether the rows (none placed) are whole definitions the block adds, with their comments."""
     code = [r for r in rows if block[r].strip()]
@@ -401,10 +424,14 @@ def align(
     def in_file(p: BlockDef) -> bool:
         return any(name == p.name and scope[len(scope) - len(p.scope) :] == p.scope for name, scope in scopes)
 
-    new_rows = {
-        r for p in block_defs if p.complete and p.header not in pairs and not in_file(p)
-        for r in range(p.top, p.end + 1)
-    }
+    def new(p: BlockDef) -> bool:
+        # A one-line "definition" the file holds as a line is a statement shown from inside a body
+        # (`todo = deque([self])` read alone parses as a module variable), not a new variable.
+        return p.complete and p.header not in pairs and not in_file(p) and not (
+            p.top == p.header == p.end and fl.within(bkeys[p.header], lo, hi)
+        )
+
+    new_rows = {r for p in block_defs if new(p) for r in range(p.top, p.end + 1)}
     mkeys = [f"\0{r}" if r in new_rows else k for r, k in enumerate(bkeys)]
     for r in new_rows:
         pairs.pop(r, None)
@@ -562,11 +589,19 @@ class _Merge:
                 start = self._above_definition(first_line)
             elif targeted and not after_placeholder:
                 start = self.lo  # TARGET_NODE: the block starts where its target does
-            elif not after_placeholder:
+            else:
                 header = [d for d in self.file_defs if d.header == first_line and d.top < first_line]
                 if header and all(_COMMENTISH.match(self.block[r]) or not bkeys[r] for r in head):
-                    start = header[0].top  # the comment block (or decorators) above a restated definition
-                else:
+                    # The comment block (or decorators) above a restated definition: the block's
+                    # replaces the file's, after a placeholder too (a reworded doc comment).
+                    start = max(header[0].top, self.cursor)
+                elif not after_placeholder and _opening([self.block[r] for r in head]) and _opening(
+                    self.file_lines[self.cursor : first_line]
+                ):
+                    # A comment (or docstring) opening the block where the file opens with one and
+                    # nothing else stands above the first shown line: the file's header, restated.
+                    start = self.cursor
+                elif not after_placeholder:
                     raise Unplaced(
                         next(r for r in head if bkeys[r]),
                         "starts the block, and it is not in the file: where the block starts is not certain",

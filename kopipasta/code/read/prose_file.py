@@ -92,11 +92,30 @@ def _defines(document: Document) -> bool:
 
 
 def _restates_a_definition(document: Document, payload: str) -> bool:
-    from kopipasta.code.read.parsed import read_payload, structural
+    from kopipasta.code.read.parsed import placeholder_rows, read_payload, structural
 
     parsed = read_payload(document.code_spec, payload, document.data)
     sent = {d.name for d in structural(parsed.definitions)}
-    return bool(sent & {d.name for d in structural(document.definitions)})
+    if sent & {d.name for d in structural(document.definitions)}:
+        return True
+    # A lazy edit of the file's top (a header comment, its imports, then `// ... existing code ...`)
+    # restates no definition: it belongs when lines of its own stand in the file, as a reader
+    # places it. Where they go is still the line-anchored reading's to say, strictly.
+    placeholders = placeholder_rows(document.code_spec, payload, document.data)
+    if not placeholders:
+        return False
+    have = {line.strip() for line in document.data.decode("utf-8", "replace").splitlines()}
+    shown = [
+        line.strip() for row, line in enumerate(payload.splitlines())
+        if row not in placeholders and len(line.strip()) > _TRIVIAL
+    ]
+    return sum(line in have for line in shown) >= _ANCHORS
+
+
+# A line this short (`}`, `end`, `);`) says nothing about which file a block is part of.
+_TRIVIAL = 4
+# Lines of a block with placeholders the named file must hold for the block to be part of it.
+_ANCHORS = 2
 
 
 def _whole_or_data_part(document: Document, path: str, payload: str) -> bool:
