@@ -209,8 +209,10 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
             # them (issue 19). (A cut-off block never gets here: the engine refuses it.)
             kept = reading.kept_unless_removed(read, patch.block.prose)
             missing = reading.frame_left_out(document, patch.payload) if read.kind == reading.WHOLE else ()
-            if read.kind == reading.ELIDED or missing and not kept:
-                # A whole file that leaves out an import or statement of the file keeps it (issue 24):
+            lines_only = read.kind == reading.FRAGMENT and reading.inside_one_definition(document, patch.payload)
+            if read.kind == reading.ELIDED or missing and not kept or lines_only:
+                # A whole file that leaves out an import or statement of the file keeps it, and a run
+                # of statements from inside one function is placed by its own lines (issue 24):
                 # read line by line, the lines it does not show stay.
                 from kopipasta.code.edit.line_merge import merge_lines
 

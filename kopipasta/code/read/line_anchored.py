@@ -416,7 +416,8 @@ def align(
                 pairs[r] = hits[0]
     named = _pair_definitions(fl, block, bkeys, file_defs, block_defs, placeholders, pairs, lo, hi, indent_scoped)
     claimed = set(pairs.values())
-    pairs.update((r, f) for r, f in named.items() if f not in claimed)  # a line placed by itself wins
+    # A line placed by itself wins, both ways: its own file line, and the file line it holds.
+    pairs.update((r, f) for r, f in named.items() if f not in claimed and r not in pairs)
     # The rows of a whole definition the file does not have are written as they are: none of its
     # lines (a `}`, a `return x`) is placed on the file's lines of another definition.
     scopes = {(d.name, d.scope) for d in file_defs if lo <= d.header < hi}
@@ -667,6 +668,22 @@ class _Merge:
             raise Unplaced(a, "is not in the file, and its run holds no line the file has: where it goes is not certain",
                            "restate a line of the file right before or after it")
         indent = self._indent(rows)
+        following = min((f for r, f in matched.items() if r > b), default=self.hi)
+        replaced = self._said_replaced(indent, following)
+        if replaced:
+            # "I replaced `requireEnv` with `requireEnvLogged`": the new definitions take the place
+            # of the ones the prose says go, what the placeholders stand for around them kept.
+            code = [r for r in rows if self.bkeys[r]]
+            start = replaced[0].top
+            if not _COMMENTISH.match(self.block[code[0]]):
+                # The block brings no comment of its own: the file's above the first stays.
+                while start < replaced[0].header and (_COMMENTISH.match(self.file_lines[start]) or not key(self.file_lines[start])):
+                    start += 1
+            self.keep(start, True)
+            self.plan.removed.extend(d.name for d in replaced)
+            self.plan.ops.extend(("row", r, 0) for r in range(code[0], code[-1] + 1))
+            self.cursor = replaced[-1].end + 1
+            return
         previous = max((f for r, f in matched.items() if r < a), default=None)
         if previous is not None and before_placeholder:
             if indent > width(self.file_lines[previous]):
@@ -679,6 +696,21 @@ class _Merge:
             at = _end_of_container(self.file_defs, self.file_lines, previous, indent, self.hi)
         self.keep(max(at, self.cursor), True)
         self._insert(rows)
+
+    def _said_replaced(self, indent: int, stop: int) -> list[FileDef]:
+        """The definitions at `indent` between the cursor and `stop` that the prose says are removed,
+        renamed or replaced, when they stand together (no other definition between them); else []."""
+        if not self.removal_said:
+            return []
+        peers = sorted(
+            (d for d in self.file_defs if d.kind not in FRAME_KINDS and d.indent == indent
+             and self.cursor <= d.top and d.end < stop),
+            key=lambda d: d.top,
+        )
+        said = [k for k, d in enumerate(peers) if d.name in self.removal_said]
+        if not said or said != list(range(said[0], said[-1] + 1)):
+            return []
+        return [peers[k] for k in said]
 
     def _closed_by(self, tail: list[int], matched: dict[int, int], last_line: int) -> int | None:
         """The file line after the definition whose end the tail writes: the innermost complete

@@ -103,7 +103,9 @@ def _restates_a_definition(document: Document, payload: str) -> bool:
     # places it. Where they go is still the line-anchored reading's to say, strictly.
     placeholders = placeholder_rows(document.code_spec, payload, document.data)
     if not placeholders:
-        return False
+        from kopipasta.code.read.reading import inside_one_definition
+
+        return inside_one_definition(document, payload)
     have = {line.strip() for line in document.data.decode("utf-8", "replace").splitlines()}
     shown = [
         line.strip() for row, line in enumerate(payload.splitlines())

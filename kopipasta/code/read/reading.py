@@ -98,6 +98,38 @@ def read_code_block(document: Document, payload: str) -> Reading:
     return Reading(WHOLE, tuple(d.qualified_name for d in missing_top))
 
 
+def inside_one_definition(document: Document, payload: str) -> bool:
+    """Whether the payload is a run of statements from inside one definition of the file.
+
+    "Inside `summarize`, log before the call:" over three lines of its body: no definition
+    restated, its first and last lines each stand once in the file, both inside the body of
+    the same definition. A reader places it by those lines; the line-anchored reading does,
+    strictly (PROTOCOL.md §6.3). Anything else stays a fragment.
+    """
+    shown = [line.strip() for line in payload.splitlines() if line.strip()]
+    if len(shown) < 2:
+        return False
+    keys = [line.strip() for line in document.data.decode("utf-8", "replace").split("\n")]
+    if keys.count(shown[0]) != 1 or keys.count(shown[-1]) != 1:
+        return False
+    first, last = keys.index(shown[0]), keys.index(shown[-1])
+    if first > last:
+        return False
+    file_definitions = structural(document.definitions)
+    sent = {d.name for d in structural(read_payload(document.code_spec, payload).definitions)}
+    if sent & {d.name for d in file_definitions}:
+        return False
+    data = document.data
+    holders = [
+        d for d in file_definitions
+        if data.count(b"\n", 0, d.start) < first and last <= data.count(b"\n", 0, max(d.end - 1, d.start))
+    ]
+    if not holders:
+        return False
+    innermost = max(holders, key=lambda d: d.start)
+    return innermost.kind not in CONTAINER_KINDS  # a function's body, not a class's members
+
+
 # A sentence of the prose that says a definition goes: "Removed the unused `helper`", "I deleted parse_v1",
 # "renamed `parse_config` to `load_config`" (in a whole file the new name is there, the old one gone).
 _REMOVAL_WORDS = re.compile(r"(?i)\b(remov|delet|drop|renam|get(?:ting)? rid|eliminat|no longer (?:need|use))\w*")
