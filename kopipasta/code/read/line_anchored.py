@@ -390,6 +390,7 @@ def align(
     *,
     window: tuple[int, int] | None = None,
     removal_said: frozenset[str] = frozenset(),
+    renamed_said: frozenset[str] = frozenset(),
     indent_scoped: bool = False,
 ) -> Plan:
     """The plan of the block's lines over the file's (see the module's docstring)."""
@@ -493,7 +494,7 @@ def align(
             )
 
     plan = Plan(shift=_shifts(block, file_lines, matched, runs))
-    merge = _Merge(plan, file_lines, block, bkeys, file_defs, block_defs, removal_said, lo, hi)
+    merge = _Merge(plan, file_lines, block, bkeys, file_defs, block_defs, removal_said, renamed_said, lo, hi)
     plan.ops.append(("file", 0, lo))
     for n, (a, b) in enumerate(runs):
         placed = sorted((r, f) for r, f in matched.items() if a <= r <= b)
@@ -512,9 +513,11 @@ class _Merge:
     """The plan written run by run: `cursor` is the first file line not yet kept or replaced."""
 
     def __init__(self, plan: Plan, file_lines: list[str], block: list[str], bkeys: list[str],
-                 file_defs: list[FileDef], block_defs: list[BlockDef], removal_said: frozenset[str], lo: int, hi: int) -> None:
+                 file_defs: list[FileDef], block_defs: list[BlockDef], removal_said: frozenset[str],
+                 renamed_said: frozenset[str], lo: int, hi: int) -> None:
         self.plan, self.file_lines, self.block, self.bkeys = plan, file_lines, block, bkeys
         self.file_defs, self.block_defs, self.removal_said = file_defs, block_defs, removal_said
+        self.renamed_said = renamed_said  # old names the prose says a new definition of the block replaces
         self.cursor, self.lo, self.hi = lo, lo, hi
         self.scopes = {(d.name, d.scope) for d in file_defs if lo <= d.header < hi}
 
@@ -698,16 +701,16 @@ class _Merge:
         self._insert(rows)
 
     def _said_replaced(self, indent: int, stop: int) -> list[FileDef]:
-        """The definitions at `indent` between the cursor and `stop` that the prose says are removed,
-        renamed or replaced, when they stand together (no other definition between them); else []."""
-        if not self.removal_said:
+        """The definitions at `indent` between the cursor and `stop` that the prose says are renamed
+        or replaced by a definition the block brings, when they stand together; else []."""
+        if not self.renamed_said:
             return []
         peers = sorted(
             (d for d in self.file_defs if d.kind not in FRAME_KINDS and d.indent == indent
              and self.cursor <= d.top and d.end < stop),
             key=lambda d: d.top,
         )
-        said = [k for k, d in enumerate(peers) if d.name in self.removal_said]
+        said = [k for k, d in enumerate(peers) if d.name in self.renamed_said]
         if not said or said != list(range(said[0], said[-1] + 1)):
             return []
         return [peers[k] for k in said]

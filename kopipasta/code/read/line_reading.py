@@ -46,6 +46,23 @@ def said_removed(prose: str, names: list[str]) -> frozenset[str]:
     return frozenset(said)
 
 
+def said_renamed(prose: str, old_names: list[str], new_names: list[str]) -> frozenset[str]:
+    """The old names a sentence says are renamed or replaced by one of the new names, in that
+    order: "I replaced `requireEnv` with `requireEnvLogged`", "renamed parse to load". A name
+    that only stands near the verb ("replaced the loop in `parse` with a helper") is not one."""
+    said = set()
+    for old in set(old_names):
+        for new in set(new_names) - {old}:
+            o, n = (re.escape(x.rsplit(".", 1)[-1]) for x in (old, new))
+            sentence = re.compile(
+                rf"(?i)\b(?:renam|replac)\w*\s+(?:the\s+)?(?:\w+\s+)?`?{o}`?(?:\(\))?\s+"
+                rf"(?:with|by|to|into|->|→)\s+(?:the\s+|a\s+|an\s+)?(?:new\s+)?(?:\w+\s+)?`?{n}`?(?!\w)"
+            )
+            if sentence.search(prose):
+                said.add(old)
+    return frozenset(said)
+
+
 @dataclass(frozen=True)
 class Reading:
     """A block read against one version of its file: the lines on both sides and the plan."""
@@ -102,9 +119,10 @@ def read_block(document: Document, payload: str, *, window: tuple[int, int] | No
                 BlockDef(d.name, max(top, 0), header, min(end, len(block) - 1), not (broken or cut), tuple(d.scope))
             )
     removal = said_removed(prose, [d.name for d in originals]) if prose else frozenset()
+    renamed = said_renamed(prose, [d.name for d in originals], [d.name for d in block_defs]) if prose else frozenset()
     plan = align(
         file_lines, block, placeholders, file_defs, block_defs,
-        window=window, removal_said=removal, indent_scoped=spec.grammar == "python",
+        window=window, removal_said=removal, renamed_said=renamed, indent_scoped=spec.grammar == "python",
     )
     frame = frozenset(d.name for d in file_defs if d.kind in FRAME_KINDS)
     reading = Reading(file_lines, block, frozenset(placeholders), plan, frame)
