@@ -309,6 +309,7 @@ C = LanguageSpec(
     decorator_line=r"^\[\[",
     payload_wrappers=(),
     default_unit="    ",
+    import_types=("preproc_include",),
     part_of_types=("type_definition",),
 )
 
@@ -325,6 +326,7 @@ CPP = LanguageSpec(
     # An in-class member (`void draw() override { … }`) parses inside a class.
     payload_wrappers=(("class __kopipasta_wrapper__ {\n", "\n};\n"),),
     default_unit="    ",
+    import_types=("preproc_include",),
     part_of_types=("type_definition",),
 )
 

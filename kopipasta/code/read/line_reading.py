@@ -167,9 +167,15 @@ def _frame(document: Document, starts: list[int], file_lines: list[str]) -> list
         for m in members(parsed, holder) or []:
             if m.kind in FRAME_KINDS or (holder is not None and m.kind == "field"):
                 top, end = _line_of(starts, m.start), _line_of(starts, max(m.end - 1, m.start))
-                name = key(file_lines[top])
-                name = name if len(name) <= 50 else name[:47] + "..."
-                found.append(FileDef(name, "statement" if m.kind == "field" else m.kind, top, top, end, 0, False))
+                # An import group (Go's `import ( … )`, Python's parenthesised names) is one line
+                # an import: a whole file that leaves out one of them keeps it.
+                spans = [(top, end)]
+                if m.kind == "import" and end > top:
+                    spans += [(r, r) for r in range(top + 1, end) if key(file_lines[r]) not in ("", "(", ")")]
+                for a, b in spans:
+                    name = key(file_lines[a])
+                    name = name if len(name) <= 50 else name[:47] + "..."
+                    found.append(FileDef(name, "statement" if m.kind == "field" else m.kind, a, a, b, 0, False))
     return found
 
 

@@ -161,15 +161,19 @@ def not_said_removed(names: tuple[str, ...] | list[str], prose: str) -> tuple[st
 
 
 def frame_left_out(document: Document, payload: str) -> tuple[str, ...]:
-    """The file's top-level imports a whole-file payload does not restate (their first lines)."""
+    """The file's top-level imports a whole-file payload does not restate (their lines: each line
+    of an import group, Go's `import ( … )`, is an import of its own)."""
     sent = {line.strip() for line in payload.splitlines()}
     left: list[str] = []
     lines = document.data.decode("utf-8", "replace").split("\n")
     for member in members(read_file(document), None) or []:
         if member.kind == "import":  # a statement changes often; an import left out is lost
-            first = lines[document.data.count(b"\n", 0, member.start)].strip()
-            if first and first not in sent:
-                left.append(first)
+            first = document.data.count(b"\n", 0, member.start)
+            last = document.data.count(b"\n", 0, max(member.end - 1, member.start))
+            for row in range(first, last + 1):
+                line = lines[row].strip()
+                if line and line not in ("(", ")") and line not in sent and (row == first or row < last):
+                    left.append(line)
     return tuple(left)
 
 
