@@ -246,13 +246,17 @@ def comment_edit(site: Site, source: SourceFile, rng: random.Random) -> Reply | 
     return Reply(_named(site, payload, rng, "Updated the file's header comment."), _join(changed))
 
 
+# A C preprocessor line starts with `#` and is code, not a comment.
+_DIRECTIVE = re.compile(r"#\s*(?:include|pragma|define|undef|if|ifdef|ifndef|elif|else|endif|import|error)\b")
+
+
 def _header_row(lines: list[str]) -> int | None:
     """The first line of the file's leading comment that holds words, when the file starts with one."""
     for row, line in enumerate(lines[:12]):
         text = line.strip()
         if not text or text.startswith("#!"):
             continue
-        if not text.startswith(_COMMENT_START):
+        if not text.startswith(_COMMENT_START) or _DIRECTIVE.match(text):
             return None
         if re.search(r"[A-Za-z]{3}", text) and len(lines[row + 1 :]) > 5:
             return row
