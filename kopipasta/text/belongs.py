@@ -50,7 +50,13 @@ def named_in_prose(block: Block, root: Path) -> Block:
 def _fits(named: Block, root: Path) -> bool:
     assert named.file is not None
     if may_be_text_patch(named):
-        return _patch_belongs_to(named, root, named.file)
+        try:
+            is_patch = read_text_patch(named) is not None
+        except PatchError:
+            is_patch = True  # a malformed text patch is a patch, never code to place
+        if is_patch:
+            return _patch_belongs_to(named, root, named.file)
+        # The marker was code that only looks like one (Lua's `--- doc` line): read as code.
     return belongs_to(root, named.file, named.payload, named.info)
 
 

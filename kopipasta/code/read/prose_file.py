@@ -94,18 +94,28 @@ def _defines(document: Document) -> bool:
 def _restates_a_definition(document: Document, payload: str) -> bool:
     from kopipasta.code.read.parsed import placeholder_rows, read_payload, structural
 
-    parsed = read_payload(document.code_spec, payload, document.data)
+    placeholders = placeholder_rows(document.code_spec, payload, document.data)
+    if placeholders and _holds_lines_of(document, payload, placeholders):
+        # A lazy edit of the file's top (a header comment, its imports, then `// ... existing
+        # code ...`) restates no definition, and may not parse alone (Lua with `//`): it belongs
+        # when lines of its own stand in the file, as a reader places it. Where they go is
+        # still the line-anchored reading's to say, strictly.
+        return True
+    try:
+        parsed = read_payload(document.code_spec, payload, document.data)
+    except PatchError:
+        return False
     sent = {d.name for d in structural(parsed.definitions)}
     if sent & {d.name for d in structural(document.definitions)}:
         return True
-    # A lazy edit of the file's top (a header comment, its imports, then `// ... existing code ...`)
-    # restates no definition: it belongs when lines of its own stand in the file, as a reader
-    # places it. Where they go is still the line-anchored reading's to say, strictly.
-    placeholders = placeholder_rows(document.code_spec, payload, document.data)
-    if not placeholders:
-        from kopipasta.code.read.reading import inside_one_definition
+    if placeholders:
+        return False
+    from kopipasta.code.read.reading import inside_one_definition
 
-        return inside_one_definition(document, payload)
+    return inside_one_definition(document, payload)
+
+
+def _holds_lines_of(document: Document, payload: str, placeholders: dict[int, str]) -> bool:
     have = {line.strip() for line in document.data.decode("utf-8", "replace").splitlines()}
     shown = [
         line.strip() for row, line in enumerate(payload.splitlines())
