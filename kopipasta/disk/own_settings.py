@@ -97,14 +97,8 @@ def _table(data: bytes | None) -> Any:
     """
     if data is None:
         return None
-    # Imported only when a block changes a pyproject.toml (issue 9: start-up pays for what it uses).
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on 3.10 only
-        import tomli as tomllib
-    try:
-        parsed = tomllib.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+    parsed = _toml(data)
+    if parsed is None:
         return None
     tool = parsed.get("tool")
     return tool.get("kopipasta") if isinstance(tool, dict) else None
@@ -180,6 +174,12 @@ def _read_toml(path: str) -> dict[str, Any] | None:
         return None
     if b"template" not in data:
         return None  # no template named: not parsed (issue 9: start-up pays for what it uses)
+    return _toml(data)
+
+
+def _toml(data: bytes) -> dict | None:
+    """The TOML document, or None when it does not read."""
+    # Imported only when settings are read (issue 9: start-up pays for what it uses).
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
