@@ -37,7 +37,6 @@ SAMPLE = 2  # cases per language and shape (about 200): the default seed, so the
 
 KNOWN_WRONG: set[str] = set()
 KNOWN_REFUSED = {
-    "column0-in-body-lua-1",  # its run's lines all occur elsewhere (`end` 10 times): no anchor of its own
     "statements-cpp-2",  # the statements do not parse alone, so what they restate is not read
 }
 

@@ -118,7 +118,10 @@ class Terminal:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "NO_COLOR")}
+    # COLUMNS/LINES: pytest-xdist's workers carry COLUMNS=80, LINES=24, which rich would take over
+    # the pseudo-terminal's own size (a 90-column row wrapped, the test failing only under -n).
+    dropped = ("DISPLAY", "WAYLAND_DISPLAY", "NO_COLOR", "COLUMNS", "LINES")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(TERM="xterm-256color", PYTHONIOENCODING="utf-8", LC_ALL="C.UTF-8", **extra)
     return env
 

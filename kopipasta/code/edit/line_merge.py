@@ -73,6 +73,8 @@ def merge_lines(
     tree = document.tree
     if data != document.data:
         tree = check_syntax(spec, file, label, document.data, document.tree, data)
+    if reading.plan.removed and data != document.data:
+        _check_removed_unused(document.after(data, tree), reading.plan.removed, file, label)
     notes = [n for n in (import_note,) if n]
     frame = [name for name in reading.plan.kept if name in reading.frame_names]
     notes += [f"kept {name}, not in the block" for name in reading.plan.kept if name not in reading.frame_names]
@@ -103,6 +105,33 @@ def _same_target(document: Document, target: Definition) -> Definition:
     """The target again in the file after its imports merged (same name and kind, nearest place)."""
     found = [d for d in document.definitions if d.qualified_name == target.qualified_name and d.kind == target.kind]
     return min(found, key=lambda d: abs(d.start - target.start)) if found else target
+
+
+def _check_removed_unused(after: Document, removed: list[str], file: str, label: str) -> None:
+    """A definition the block replaces (renamed, or said to go) that the file still uses, and no
+    longer defines, would leave code that cannot compile: refused, naming the line."""
+    defined = {d.name for d in after.definitions}
+    gone = {name.rsplit(".", 1)[-1] for name in removed} - {n.rsplit(".", 1)[-1] for n in defined}
+    if not gone or after.tree is None:
+        return
+    cursor = after.tree.walk()
+    while True:
+        node = cursor.node
+        if node is not None and node.type.endswith("identifier") and node.text is not None:
+            name = node.text.decode("utf-8", "replace")
+            if name in gone:
+                raise PayloadError(
+                    f"{label} in {file}: the block replaces `{name}`, and line {node.start_point[0] + 1} "
+                    "still uses it",
+                    f"restate the lines that use `{name}` with the new name, or keep `{name}`",
+                )
+        if cursor.goto_first_child() or cursor.goto_next_sibling():
+            continue
+        while cursor.goto_parent():
+            if cursor.goto_next_sibling():
+                break
+        else:
+            return
 
 
 def _refusal(error: la.Unplaced, payload: str, file: str, label: str, target: Definition | None) -> PayloadError:

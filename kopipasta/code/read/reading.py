@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from kopipasta.code.find.definitions import Definition
 from kopipasta.code.read.members import CONTAINER_KINDS, members, statements_left_out
 from kopipasta.code.read.parsed import Parsed, placeholder_rows, read_file, read_payload, structural
-from kopipasta.errors import counted
+from kopipasta.errors import PatchError, counted
 from kopipasta.syntax import opening_tag
 
 if TYPE_CHECKING:
@@ -101,25 +101,37 @@ def read_code_block(document: Document, payload: str) -> Reading:
 def inside_one_definition(document: Document, payload: str) -> bool:
     """Whether the payload is a run of statements from inside one definition of the file.
 
-    "Inside `summarize`, log before the call:" over three lines of its body: no definition
-    restated, its first and last lines each stand once in the file, both inside the body of
-    the same definition. A reader places it by those lines; the line-anchored reading does,
-    strictly (PROTOCOL.md §6.3). Anything else stays a fragment.
+    "Inside `summarize`, log before the call:" over a few lines of its body: no definition
+    restated, and the lines of it that stand once in the file (one at least) all stand inside
+    the body of the same function. A reader places it by those lines; the line-anchored reading
+    does, strictly (PROTOCOL.md §6, item 3), and refuses edges it cannot place. Anything else
+    stays a fragment.
     """
     shown = [line.strip() for line in payload.splitlines() if line.strip()]
     if len(shown) < 2:
         return False
     keys = [line.strip() for line in document.data.decode("utf-8", "replace").split("\n")]
-    if keys.count(shown[0]) != 1 or keys.count(shown[-1]) != 1:
-        return False
-    first, last = keys.index(shown[0]), keys.index(shown[-1])
-    if first > last:
+    counts: dict[str, int] = {}
+    for k in keys:
+        counts[k] = counts.get(k, 0) + 1
+    rows = [keys.index(line) for line in shown if counts.get(line) == 1]
+    if not rows:
         return False
     file_definitions = structural(document.definitions)
-    sent = {d.name for d in structural(read_payload(document.code_spec, payload).definitions)}
-    if sent & {d.name for d in file_definitions}:
-        return False
+    try:
+        parsed = read_payload(document.code_spec, payload)
+    except PatchError:
+        parsed = None  # statements cut from a body may not parse alone (`for (…) {` … `}` in C++)
+    if parsed is not None:
+        sent = structural(parsed.definitions)
+        if {d.name for d in sent} & {d.name for d in file_definitions}:
+            return False
+        # Read alone, a body's `const mean = …` is a one-line "definition"; a definition over
+        # several lines is a new function or class: a fragment, inserted as one.
+        if any(b"\n" in parsed.data[d.start : d.end].rstrip() for d in sent):
+            return False
     data = document.data
+    first, last = min(rows), max(rows)
     holders = [
         d for d in file_definitions
         if data.count(b"\n", 0, d.start) < first and last <= data.count(b"\n", 0, max(d.end - 1, d.start))
