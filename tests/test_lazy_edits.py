@@ -36,9 +36,7 @@ from bench.lazy_sites import LANGUAGES  # noqa: E402
 SAMPLE = 2  # cases per language and shape (about 200): the default seed, so the ids below are stable
 
 KNOWN_WRONG: set[str] = set()
-KNOWN_REFUSED = {
-    "statements-cpp-2",  # the statements do not parse alone, so what they restate is not read
-}
+KNOWN_REFUSED: set[str] = set()
 
 _CASES = list(all_cases(SAMPLE))
 

@@ -176,8 +176,9 @@ def _set_path(patch: Patch, document: Document) -> Edit:
 
 
 def _whole_file(patch: Patch, document: Document) -> Edit:
-    from kopipasta.code.edit import merge
-    from kopipasta.code.read import embedded, reading, wholefile
+    # The merge and the component reader are imported where used: a block read line by line (the
+    # lazy edit, most replies) needs neither (issue 24's speed goal counts the import).
+    from kopipasta.code.read import reading, wholefile
     from kopipasta.syntax.check import check_syntax
 
     source = document.source
@@ -199,6 +200,8 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
             if fragment is not None:
                 return fragment
         elif spec.embedding is not None:
+            from kopipasta.code.read import embedded
+
             if not embedded.is_component(patch.payload):
                 return _embedded_fragment(patch, document)  # bare script code: merged into the <script>
             embedded.check_whole_component(spec, patch.file, source.data, patch.payload)
@@ -224,6 +227,8 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
                 )
                 return Edit(lines.data, lines.tree, note, lines.reading)
             if read.kind != reading.WHOLE or kept:
+                from kopipasta.code.edit import merge
+
                 merged = merge.merge_file_block(
                     document, patch.payload, file=patch.file, elided=read.kind == reading.ELIDED
                 )
@@ -238,6 +243,8 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
         old_tree = document.tree if source.exists else parse(spec, old_data)  # the tree already parsed, if any
         tree = check_syntax(spec, patch.file, "the whole file", old_data, old_tree, data)
         if spec.embedding is not None:
+            from kopipasta.code.read import embedded
+
             embedded.check_scripts(spec, patch.file, old_data, data)  # the <script> too
     elif spec is None and data != source.data:
         _check_data_still_parses(patch.file, source.data if source.exists else b"", data)

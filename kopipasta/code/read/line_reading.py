@@ -38,21 +38,32 @@ def said_removed(prose: str, names: list[str]) -> frozenset[str]:
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n", prose) if _REMOVAL_WORDS.search(s)]
     if not sentences:
         return frozenset()
+    words = set(re.findall(r"[\w$]+", " ".join(sentences)))
     said = set()
-    for name in set(names):
+    for name in {n for n in names if n.rsplit(".", 1)[-1] in words}:
         own = re.compile(rf"(?<![\w.]){re.escape(name.rsplit('.', 1)[-1])}(?!\w)")
         if any(own.search(s) for s in sentences):
             said.add(name)
     return frozenset(said)
 
 
+_RENAME_WORDS = re.compile(r"(?i)\b(?:renam|replac)")
+
+
 def said_renamed(prose: str, old_names: list[str], new_names: list[str]) -> frozenset[str]:
     """The old names a sentence says are renamed or replaced by one of the new names, in that
     order: "I replaced `requireEnv` with `requireEnvLogged`", "renamed parse to load". A name
     that only stands near the verb ("replaced the loop in `parse` with a helper") is not one."""
+    if not _RENAME_WORDS.search(prose):
+        return frozenset()
+    # Only names the prose spells are candidates: a pattern per pair of a 2,000-line file's
+    # hundreds of definitions would cost more than the whole apply.
+    words = set(re.findall(r"[\w$]+", prose))
+    olds = {o for o in old_names if o.rsplit(".", 1)[-1] in words}
+    news = {n for n in new_names if n.rsplit(".", 1)[-1] in words}
     said = set()
-    for old in set(old_names):
-        for new in set(new_names) - {old}:
+    for old in olds:
+        for new in news - {old}:
             o, n = (re.escape(x.rsplit(".", 1)[-1]) for x in (old, new))
             sentence = re.compile(
                 rf"(?i)\b(?:renam|replac)\w*\s+(?:the\s+)?(?:\w+\s+)?`?{o}`?(?:\(\))?\s+"
