@@ -35,14 +35,25 @@ def copy_text(text: str) -> str | None:
         return _reason(error)
     except Exception as error:  # noqa: BLE001 — a failing clipboard tool must never be a traceback
         return f"the clipboard tool failed ({type(error).__name__}: {error})"
-    # xclip and xsel exit quietly when the display is unreachable: read the text back.
-    try:
-        held = pyperclip.paste()
-    except Exception:  # noqa: BLE001 — copying worked as far as we can tell
-        return None
-    if _normal(held) != _normal(text):
-        return f"the clipboard did not keep the text (is the display reachable?); {_INSTALL} if missing"
-    return None
+    # xclip and xsel exit quietly when the display is unreachable: read the text back. Their
+    # forked child claims the selection a moment after the copy returns, later on a loaded
+    # machine: a read-back that comes first sees the old text, so it is asked again, briefly.
+    import time
+
+    for delay in _READ_BACK_DELAYS:
+        try:
+            held = pyperclip.paste()
+        except Exception:  # noqa: BLE001 — copying worked as far as we can tell
+            return None
+        if _normal(held) == _normal(text):
+            return None
+        time.sleep(delay)
+    return f"the clipboard did not keep the text (is the display reachable?); {_INSTALL} if missing"
+
+
+# Pauses between read-backs of a copy (seconds, about 1.5 in all): a display that is not
+# reachable costs this once, when the prompt is copied.
+_READ_BACK_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.75, 0)
 
 
 def paste_text() -> str:
