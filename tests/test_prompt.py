@@ -255,9 +255,9 @@ def test_no_clipboard_prints_the_prompt_and_says_why_once(
 
 
 def test_clipboard_that_drops_the_text_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kopipasta.loop.clipboard import copy_text
-
     import time
+
+    from kopipasta.loop.clipboard import copy_text
 
     monkeypatch.setattr(pyperclip, "copy", lambda text: None)
     monkeypatch.setattr(pyperclip, "paste", lambda: "")
