@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from kopipasta.code.read import line_anchored as la
 from kopipasta.code.read import line_reading
-from kopipasta.errors import PayloadError
+from kopipasta.errors import PayloadError, SyntaxCheckError
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
@@ -72,7 +72,24 @@ def merge_lines(
     data = _written(document, reading)
     tree = document.tree
     if data != document.data:
-        tree = check_syntax(spec, file, label, document.data, document.tree, data)
+        try:
+            tree = check_syntax(spec, file, label, document.data, document.tree, data)
+        except SyntaxCheckError as first_error:
+            if not reading.plan.edge_inserted:
+                raise
+            # A changed line next to a placeholder, written beside the file's line there, does not
+            # parse (`<TableRow key={index} className=…>` above the old `<TableRow key={index}>`):
+            # read as the file's line changed, it must (one reading that parses is certain).
+            try:
+                other = line_reading.read_block(document, payload_rest, window=window, prose=prose, edges_replace=True)
+            except la.Unplaced:
+                raise first_error from None
+            other_data = _written(document, other)
+            try:
+                tree = check_syntax(spec, file, label, document.data, document.tree, other_data)
+            except SyntaxCheckError:
+                raise first_error from None
+            reading, data = other, other_data
     if reading.plan.removed and data != document.data:
         _check_removed_unused(document.after(data, tree), reading.plan.removed, file, label)
     notes = [n for n in (import_note,) if n]

@@ -72,6 +72,9 @@ class Plan:
     kept: list[str] = field(default_factory=list)  # definitions between anchors the block does not show, kept
     removed: list[str] = field(default_factory=list)  # ... removed: replaced by new ones, or the prose says so
     shift: dict[int, int] = field(default_factory=dict)  # block row → indentation change written
+    # A changed line next to a placeholder was written beside the file's line there (an insertion);
+    # when that does not parse, `align(edges_replace=True)` reads it as the file's line, changed.
+    edge_inserted: bool = False
 
 
 def key(line: str) -> str:
@@ -391,6 +394,7 @@ def align(
     window: tuple[int, int] | None = None,
     removal_said: frozenset[str] = frozenset(),
     renamed_said: frozenset[str] = frozenset(),
+    edges_replace: bool = False,
     indent_scoped: bool = False,
 ) -> Plan:
     """The plan of the block's lines over the file's (see the module's docstring)."""
@@ -500,7 +504,7 @@ def align(
             )
 
     plan = Plan(shift=_shifts(block, file_lines, matched, runs))
-    merge = _Merge(plan, file_lines, block, bkeys, file_defs, block_defs, removal_said, renamed_said, lo, hi)
+    merge = _Merge(plan, file_lines, block, bkeys, file_defs, block_defs, removal_said, renamed_said, lo, hi, edges_replace)
     plan.ops.append(("file", 0, lo))
     for n, (a, b) in enumerate(runs):
         placed = sorted((r, f) for r, f in matched.items() if a <= r <= b)
@@ -520,10 +524,11 @@ class _Merge:
 
     def __init__(self, plan: Plan, file_lines: list[str], block: list[str], bkeys: list[str],
                  file_defs: list[FileDef], block_defs: list[BlockDef], removal_said: frozenset[str],
-                 renamed_said: frozenset[str], lo: int, hi: int) -> None:
+                 renamed_said: frozenset[str], lo: int, hi: int, edges_replace: bool = False) -> None:
         self.plan, self.file_lines, self.block, self.bkeys = plan, file_lines, block, bkeys
         self.file_defs, self.block_defs, self.removal_said = file_defs, block_defs, removal_said
         self.renamed_said = renamed_said  # old names the prose says a new definition of the block replaces
+        self.edges_replace = edges_replace  # a changed line next to a placeholder stands for the file's there
         self.cursor, self.lo, self.hi = lo, lo, hi
         self.scopes = {(d.name, d.scope) for d in file_defs if lo <= d.header < hi}
 
@@ -617,8 +622,34 @@ class _Merge:
                         "starts the block, and it is not in the file: where the block starts is not certain",
                         "start the block with a line the file holds, or with a placeholder",
                     )
-        self.keep(start, after_placeholder)
-        if start < first_line:
+        above = first_line - 1  # the file's line a changed head line would stand for
+        while above >= self.cursor and not key(self.file_lines[above]):
+            above -= 1
+        code = [r for r in head if bkeys[r]]
+        # A changed field or assignment right before the first placed line, after a placeholder,
+        # takes the place of the file's line there that names the same thing (`retries = 5` for
+        # `retries = 3`), as at a run's end; read alone it would be a new variable.
+        renamed_field = (
+            after_placeholder and start == first_line and above >= self.cursor and len(code) == 1
+            and _field(self.block[code[0]]) != "" and _field(self.block[code[0]]) == _field(self.file_lines[above])
+        )
+        edge = (
+            after_placeholder and start == first_line and above >= self.cursor and bool(code)
+            and (renamed_field or not _only_new_definitions(head, self.block_defs, self.block, matched))
+        )
+        if edge and (self.edges_replace or renamed_field):
+            # The head's changed line stands for the file's line above the first placed one.
+            self.keep(above, True)
+            self.plan.ops.extend(("row", r, 0) for r in head)
+            self.plan.ops.append(("file", above + 1, first_line))
+            self.cursor = first_line
+            head = []
+        else:
+            self.plan.edge_inserted |= edge
+            self.keep(start, after_placeholder)
+        if not head:
+            pass
+        elif start < first_line:
             self.replace(head, first_line)
         elif any(bkeys[r] for r in head) and _only_new_definitions(head, self.block_defs, self.block, matched):
             self._insert(head)
@@ -649,6 +680,11 @@ class _Merge:
                 if f < len(self.file_lines) and _field(self.block[r]) and _field(self.block[r]) == _field(self.file_lines[f]):
                     self.cursor = f = f + 1
                 elif self.bkeys[r]:
+                    if f < self.hi and key(self.file_lines[f]):
+                        if self.edges_replace:
+                            self.cursor = f + 1  # the file's next line, changed (`<TableRow … className>`)
+                        else:
+                            self.plan.edge_inserted = True
                     break
                 self.plan.ops.append(("row", r, 0))
             else:

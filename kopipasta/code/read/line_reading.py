@@ -88,9 +88,15 @@ class Reading:
 _last: list[tuple[tuple[bytes, str, tuple[int, int] | None, str], Reading]] = []
 
 
-def read_block(document: Document, payload: str, *, window: tuple[int, int] | None = None, prose: str = "") -> Reading:
-    """The block read against the document's lines; the last answer is kept for the write guard."""
-    cache_key = (document.data, payload, window, prose)
+def read_block(
+    document: Document, payload: str, *, window: tuple[int, int] | None = None, prose: str = "",
+    edges_replace: bool = False,
+) -> Reading:
+    """The block read against the document's lines; the last answer is kept for the write guard.
+
+    `edges_replace`: a changed line next to a placeholder stands for the file's line there (the
+    other reading of `Plan.edge_inserted`, asked when the first does not parse)."""
+    cache_key = (document.data, payload, window, prose, edges_replace)
     for known, reading in _last:
         if known == cache_key:
             return reading
@@ -134,6 +140,7 @@ def read_block(document: Document, payload: str, *, window: tuple[int, int] | No
     plan = align(
         file_lines, block, placeholders, file_defs, block_defs,
         window=window, removal_said=removal, renamed_said=renamed, indent_scoped=spec.grammar == "python",
+        edges_replace=edges_replace,
     )
     frame = frozenset(d.name for d in file_defs if d.kind in FRAME_KINDS)
     reading = Reading(file_lines, block, frozenset(placeholders), plan, frame)
