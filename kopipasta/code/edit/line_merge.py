@@ -90,6 +90,10 @@ def merge_lines(
             except SyntaxCheckError:
                 raise first_error from None
             reading, data = other, other_data
+        else:
+            if reading.plan.edge_resembles is not None and _other_reading_parses(document, payload_rest, window, prose):
+                raise _refusal(reading.plan.edge_resembles, payload_rest, file, label, target) from None
+            line_reading.read_block(document, payload_rest, window=window, prose=prose)  # the guard's reading again
     if reading.plan.removed and data != document.data:
         _check_removed_unused(document.after(data, tree), reading.plan.removed, file, label)
     notes = [n for n in (import_note,) if n]
@@ -122,6 +126,19 @@ def _same_target(document: Document, target: Definition) -> Definition:
     """The target again in the file after its imports merged (same name and kind, nearest place)."""
     found = [d for d in document.definitions if d.qualified_name == target.qualified_name and d.kind == target.kind]
     return min(found, key=lambda d: abs(d.start - target.start)) if found else target
+
+
+def _other_reading_parses(document: Document, payload: str, window: tuple[int, int] | None, prose: str) -> bool:
+    """Whether the block, its edge lines read as the file's lines changed, gives a file that parses."""
+    from kopipasta.syntax.check import check_syntax
+
+    try:
+        other = line_reading.read_block(document, payload, window=window, prose=prose, edges_replace=True)
+        data = _written(document, other)
+        check_syntax(document.code_spec, "", "", document.data, document.tree, data)
+    except (la.Unplaced, SyntaxCheckError, PayloadError):
+        return False
+    return True
 
 
 def _check_removed_unused(after: Document, removed: list[str], file: str, label: str) -> None:

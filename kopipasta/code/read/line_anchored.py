@@ -75,6 +75,9 @@ class Plan:
     # A changed line next to a placeholder was written beside the file's line there (an insertion);
     # when that does not parse, `align(edges_replace=True)` reads it as the file's line, changed.
     edge_inserted: bool = False
+    # ... and resembles it (the same call, the same tag): if the other reading parses too, which
+    # one the block means is not certain (line_merge refuses with this).
+    edge_resembles: Unplaced | None = None
 
 
 def key(line: str) -> str:
@@ -181,6 +184,17 @@ def _runs(blank: list[bool], placeholders: set[int]) -> list[tuple[int, int]]:
 _FIELD = re.compile(
     r"^\s*(?:(?:public|private|protected|readonly|static|const|let|var|val|final|pub)\s+)*([A-Za-z_$][\w$]*)\s*[?!]?\s*[:=](?!=)"
 )
+
+
+# What a line does, when it is one call or one opening tag: `app.use(`, `<TableRow`.
+_STATEMENT = re.compile(r"^\s*(?:await\s+|return\s+|yield\s+)?(<[\w.:-]+|[A-Za-z_$][\w$.]*\s*\()")
+
+
+def _resembles(line: str, other: str) -> bool:
+    """Whether two different lines do the same thing to something else (the same call, the same
+    tag): beside a placeholder, a reader cannot tell a change of one from a line added."""
+    a, b = _STATEMENT.match(line), _STATEMENT.match(other)
+    return a is not None and b is not None and key(line) != key(other) and a.group(1).replace(" ", "") == b.group(1).replace(" ", "")
 
 
 def _field(line: str) -> str:
@@ -637,6 +651,14 @@ class _Merge:
             after_placeholder and start == first_line and above >= self.cursor and bool(code)
             and (renamed_field or not _only_new_definitions(head, self.block_defs, self.block, matched))
         )
+        if edge and not (self.edges_replace or renamed_field) and len(code) == 1 and _resembles(
+            self.block[code[0]], self.file_lines[above]
+        ):
+            self.plan.edge_resembles = self.plan.edge_resembles or Unplaced(
+                code[0], f"stands after a placeholder and before the file's line {first_line + 1}, and resembles "
+                f"the file's line {above + 1}: whether it changes that line or adds one is not certain",
+                "restate the line above it as the file has it, or the changed line with the lines around it",
+            )
         if edge and (self.edges_replace or renamed_field):
             # The head's changed line stands for the file's line above the first placed one.
             self.keep(above, True)
@@ -681,6 +703,13 @@ class _Merge:
                     self.cursor = f = f + 1
                 elif self.bkeys[r]:
                     if f < self.hi and key(self.file_lines[f]):
+                        if not self.edges_replace and _resembles(self.block[r], self.file_lines[f]):
+                            self.plan.edge_resembles = self.plan.edge_resembles or Unplaced(
+                                r, f"stands after the file's line {last_line + 1} and before a placeholder, and "
+                                f"resembles the file's line {f + 1}: whether it changes that line or adds one is "
+                                "not certain",
+                                "restate the line below it as the file has it, or the changed line with the lines around it",
+                            )
                         if self.edges_replace:
                             self.cursor = f + 1  # the file's next line, changed (`<TableRow … className>`)
                         else:
