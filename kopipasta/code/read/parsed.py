@@ -55,8 +55,22 @@ def placeholder_rows(spec: LanguageSpec, text: str, original: bytes | None = Non
     """Rows (0-based) of the lines that stand for elided code.
 
     A placeholder-looking line the original already holds (its own `# ...`
-    comment) is code, not a placeholder.
+    comment) is code, not a placeholder. One block asks this several times (reading,
+    attribution, the line-anchored reading): the last answers are kept.
     """
+    cache_key = (spec.grammar, text, original)
+    for known, rows in _placeholder_answers:
+        if known == cache_key:
+            return dict(rows)
+    found = _placeholder_rows(spec, text, original)
+    _placeholder_answers[:] = [(cache_key, found), *_placeholder_answers[:3]]
+    return dict(found)
+
+
+_placeholder_answers: list[tuple[tuple[str, str, bytes | None], dict[int, str]]] = []
+
+
+def _placeholder_rows(spec: LanguageSpec, text: str, original: bytes | None) -> dict[int, str]:
     found = dict(
         (number - 1, line) for number, line in wholefile.iter_placeholders(text, python=spec.grammar == "python")
     )
