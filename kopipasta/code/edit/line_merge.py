@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta.code.read import line_anchored as la
+from kopipasta.code.read import line_plan as lp
 from kopipasta.code.read import line_reading
 from kopipasta.errors import PayloadError, SyntaxCheckError
 
@@ -67,7 +67,7 @@ def merge_lines(
     window = line_reading.target_window(document, target) if target is not None else None
     try:
         reading = line_reading.read_block(document, payload_rest, window=window, prose=prose)
-    except la.Unplaced as error:
+    except lp.Unplaced as error:
         raise _refusal(error, payload_rest, file, label, target) from None
     data = _written(document, reading)
     tree = document.tree
@@ -82,7 +82,7 @@ def merge_lines(
             # read as the file's line changed, it must (one reading that parses is certain).
             try:
                 other = line_reading.read_block(document, payload_rest, window=window, prose=prose, edges_replace=True)
-            except la.Unplaced:
+            except lp.Unplaced:
                 raise first_error from None
             other_data = _written(document, other)
             try:
@@ -136,7 +136,7 @@ def _other_reading_parses(document: Document, payload: str, window: tuple[int, i
         other = line_reading.read_block(document, payload, window=window, prose=prose, edges_replace=True)
         data = _written(document, other)
         check_syntax(document.code_spec, "", "", document.data, document.tree, data)
-    except (la.Unplaced, SyntaxCheckError, PayloadError):
+    except (lp.Unplaced, SyntaxCheckError, PayloadError):
         return False
     return True
 
@@ -168,7 +168,7 @@ def _check_removed_unused(after: Document, removed: list[str], file: str, label:
             return
 
 
-def _refusal(error: la.Unplaced, payload: str, file: str, label: str, target: Definition | None) -> PayloadError:
+def _refusal(error: lp.Unplaced, payload: str, file: str, label: str, target: Definition | None) -> PayloadError:
     lines = payload.split("\n")
     if 0 <= error.row < len(lines):
         shown = lines[error.row].strip()
@@ -193,11 +193,11 @@ def _written(document: Document, reading: line_reading.Reading) -> bytes:
         line = block[r].rstrip("\r")
         shift = plan.shift.get(r, 0)
         if shift and line.strip():
-            lead = max(la.width(line) + shift, 0)
-            line = ("\t" * (lead // la.TAB) + " " * (lead % la.TAB) if tab else " " * lead) + line.lstrip(" \t")
+            lead = max(lp.width(line) + shift, 0)
+            line = ("\t" * (lead // lp.TAB) + " " * (lead % lp.TAB) if tab else " " * lead) + line.lstrip(" \t")
         elif tab and line.startswith(" ") and line.strip():
-            lead = la.width(line)
-            line = "\t" * (lead // la.TAB) + " " * (lead % la.TAB) + line.lstrip(" \t")
+            lead = lp.width(line)
+            line = "\t" * (lead // lp.TAB) + " " * (lead % lp.TAB) + line.lstrip(" \t")
         return line + "\r" if crlf else line
 
     for index, (op, a, b) in enumerate(plan.ops):
@@ -206,8 +206,8 @@ def _written(document: Document, reading: line_reading.Reading) -> bytes:
         elif op == "row":
             out.append(row_text(a))
         elif op == "line":
-            same = la.key(block[a]) == la.key(file_lines[b]) and (
-                la.width(block[a]) + plan.shift.get(a, 0) == la.width(file_lines[b])
+            same = lp.key(block[a]) == lp.key(file_lines[b]) and (
+                lp.width(block[a]) + plan.shift.get(a, 0) == lp.width(file_lines[b])
             )
             out.append(file_lines[b] if same else row_text(a))
         elif op == "blank":
@@ -222,7 +222,7 @@ def _next_row_at_margin(ops: list[tuple[str, int, int]], index: int, block: list
     """Whether the block row next to a blank (after it, else before it) starts at column 0."""
     for op, a, _ in [*ops[index + 1 :], *reversed(ops[:index])]:
         if op == "row" and block[a].strip():
-            return la.width(block[a]) == 0
+            return lp.width(block[a]) == 0
         if op == "file":
             continue
     return False

@@ -15,15 +15,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta.code.read.line_anchored import (
-    FRAME_KINDS,
-    BlockDef,
-    FileDef,
-    Plan,
-    align,
-    key,
-    width,
-)
+from kopipasta.code.read.line_anchored import align
+from kopipasta.code.read.line_plan import FRAME_KINDS, BlockDef, FileDef, Plan, key, width
 
 if TYPE_CHECKING:
     from kopipasta.code.find.definitions import Definition
