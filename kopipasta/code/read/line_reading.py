@@ -17,27 +17,17 @@ from typing import TYPE_CHECKING
 
 from kopipasta.code.read.line_anchored import align
 from kopipasta.code.read.line_plan import FRAME_KINDS, BlockDef, FileDef, Plan, key, width
+from kopipasta.code.read.reading import said_removed
 
 if TYPE_CHECKING:
     from kopipasta.code.find.definitions import Definition
     from kopipasta.code.find.document import Document
 
-# A sentence that says a definition goes: "Removed the unused `helper`", "renamed parse to load".
-_REMOVAL_WORDS = re.compile(r"(?i)\b(remov|delet|drop|renam|replac|get(?:ting)? rid|eliminat|no longer (?:need|use))\w*")
-
-
-def said_removed(prose: str, names: list[str]) -> frozenset[str]:
-    """The names a sentence of the prose says are removed (or renamed, or replaced)."""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n", prose) if _REMOVAL_WORDS.search(s)]
-    if not sentences:
-        return frozenset()
-    words = set(re.findall(r"[\w$]+", " ".join(sentences)))
-    said = set()
-    for name in {n for n in names if n.rsplit(".", 1)[-1] in words}:
-        own = re.compile(rf"(?<![\w.]){re.escape(name.rsplit('.', 1)[-1])}(?!\w)")
-        if any(own.search(s) for s in sentences):
-            said.add(name)
-    return frozenset(said)
+# A sentence that says a definition goes, or is replaced: "Removed the unused `helper`", "replaced
+# `parse` with `load`" (in a lazy block the new definitions stand where the old ones stood).
+_REMOVAL_OR_REPLACEMENT = re.compile(
+    r"(?i)\b(remov|delet|drop|renam|replac|get(?:ting)? rid|eliminat|no longer (?:need|use))\w*"
+)
 
 
 _RENAME_WORDS = re.compile(r"(?i)\b(?:renam|replac)")
@@ -51,9 +41,8 @@ def said_renamed(prose: str, old_names: list[str], new_names: list[str]) -> froz
         return frozenset()
     # Only names the prose spells are candidates: a pattern per pair of a 2,000-line file's
     # hundreds of definitions would cost more than the whole apply.
-    words = set(re.findall(r"[\w$]+", prose))
-    olds = {o for o in old_names if o.rsplit(".", 1)[-1] in words}
-    news = {n for n in new_names if n.rsplit(".", 1)[-1] in words}
+    olds = {o for o in old_names if o.rsplit(".", 1)[-1] in prose}
+    news = {n for n in new_names if n.rsplit(".", 1)[-1] in prose}
     said = set()
     for old in olds:
         for new in news - {old}:
@@ -128,7 +117,7 @@ def read_block(
             block_defs.append(
                 BlockDef(d.name, max(top, 0), header, min(end, len(block) - 1), not (broken or cut), tuple(d.scope))
             )
-    removal = said_removed(prose, [d.name for d in originals]) if prose else frozenset()
+    removal = said_removed([d.name for d in originals], prose, _REMOVAL_OR_REPLACEMENT) if prose else frozenset()
     renamed = said_renamed(prose, [d.name for d in originals], [d.name for d in block_defs]) if prose else frozenset()
     plan = align(
         file_lines, block, placeholders, file_defs, block_defs,

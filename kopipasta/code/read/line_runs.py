@@ -270,11 +270,9 @@ class RunWriter:
         else:
             self.plan.edge_inserted |= edge
             self.keep(start, after_placeholder)
-        if not head:
-            pass
-        elif start < first_line:
+        if head and start < first_line:
             self.replace(head, first_line)
-        elif any(bkeys[r] for r in head) and _only_new_definitions(head, self.block_defs, self.block, matched):
+        elif head and any(bkeys[r] for r in head) and _only_new_definitions(head, self.block_defs, self.block, matched):
             self._insert(head)
         else:
             self.plan.ops.extend(("row", r, 0) for r in head)

@@ -144,7 +144,7 @@ def inside_one_definition(document: Document, payload: str) -> bool:
 
 # A sentence of the prose that says a definition goes: "Removed the unused `helper`", "I deleted parse_v1",
 # "renamed `parse_config` to `load_config`" (in a whole file the new name is there, the old one gone).
-_REMOVAL_WORDS = re.compile(r"(?i)\b(remov|delet|drop|renam|get(?:ting)? rid|eliminat|no longer (?:need|use))\w*")
+REMOVAL_WORDS = re.compile(r"(?i)\b(remov|delet|drop|renam|get(?:ting)? rid|eliminat|no longer (?:need|use))\w*")
 
 
 def kept_unless_removed(read: Reading, prose: str) -> tuple[str, ...]:
@@ -162,14 +162,24 @@ def kept_unless_removed(read: Reading, prose: str) -> tuple[str, ...]:
 
 def not_said_removed(names: tuple[str, ...] | list[str], prose: str) -> tuple[str, ...]:
     """The names (`Parser.feed`, `dependencies.lodash`) no sentence of the prose says are removed."""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n", prose) if _REMOVAL_WORDS.search(s)]
-    kept: list[str] = []
-    for name in names:
-        own = re.escape(name.rsplit(".", 1)[-1])
-        said = re.compile(rf"(?<![\w.]){own}(?!\w)")
-        if not any(said.search(s) for s in sentences):
-            kept.append(name)
-    return tuple(kept)
+    said = said_removed(names, prose)
+    return tuple(name for name in names if name not in said)
+
+
+def said_removed(names: tuple[str, ...] | list[str], prose: str, words: re.Pattern[str] = REMOVAL_WORDS) -> frozenset[str]:
+    """The names a sentence of the prose that holds one of `words` spells (its last part, whole)."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n", prose) if words.search(s)]
+    if not sentences:
+        return frozenset()
+    said_text = "\n".join(sentences)
+    said = set()
+    for name in set(names):
+        own = name.rsplit(".", 1)[-1]
+        # A pattern per name only for the names the sentences hold at all: a file's hundreds of
+        # definitions would otherwise each compile one.
+        if own in said_text and any(re.search(rf"(?<![\w.]){re.escape(own)}(?!\w)", s) for s in sentences):
+            said.add(name)
+    return frozenset(said)
 
 
 def frame_left_out(document: Document, payload: str) -> tuple[str, ...]:
