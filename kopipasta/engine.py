@@ -30,6 +30,8 @@ from kopipasta.startup.shared_ends import common_prefix, common_suffix
 from kopipasta.startup.shortrun import keep_until_exit
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from kopipasta.code.read import staleness
     from kopipasta.intake.textpatch_syntax import TextPatch
     from kopipasta.text.files import FileResult
@@ -117,6 +119,7 @@ def apply_blocks(
     allow_delete: bool = False,
     documents: DocumentCache | None = None,
     since_prompt: bool = True,
+    accept: Callable[[tuple[FileChange, ...]], bool] | None = None,
 ) -> Report:
     """Apply blocks a caller built itself (the MCP server's single-edit tools), as `apply_reply` would.
 
@@ -127,10 +130,13 @@ def apply_blocks(
     `since_prompt` False skips the check that a target did not change since a
     prompt showed it: a caller that names definitions as they are now (an
     agent that read the file) is not answering that prompt.
+    `accept`, when given, sees the changes about to be written and may decline
+    them (returns False): then nothing is written and the report holds no change
+    (edit_definition's net: exactly its one replace, in one pass, not a dry run first).
     """
     options = _Options(
         strict=strict, only=(), partial=partial, force=force, notes=(), allow_delete=allow_delete, documents=documents,
-        since_prompt=since_prompt,
+        since_prompt=since_prompt, accept=accept,
     )
     return _run(blocks, root, options, dry_run=dry_run)
 
@@ -158,6 +164,7 @@ class _Options:
     documents: DocumentCache | None = None  # Documents kept between applies (a long-running caller)
     since_prompt: bool = True  # refuse targets changed since a prompt showed them (unless force)
     leave_out: tuple[int, ...] = ()  # blocks the user chose against (alternatives)
+    accept: Callable[[tuple[FileChange, ...]], bool] | None = None  # the caller's last word on the changes
 
 
 def _apply_blocks(
@@ -211,7 +218,10 @@ def _apply_blocks(
             ),
             notes=(*(project.notes if project else ()), *notes),
         )
-    report = _commit(project, outcomes, files, strict=options.strict, partial=options.partial, documents=options.documents)
+    report = _commit(
+        project, outcomes, files, strict=options.strict, partial=options.partial, documents=options.documents,
+        accept=options.accept,
+    )
     return replace(report, notes=(*(project.notes if project else ()), *notes))
 
 
@@ -514,6 +524,7 @@ def _commit(
     strict: bool,
     partial: bool = False,
     documents: DocumentCache | None = None,
+    accept: Callable[[tuple[FileChange, ...]], bool] | None = None,
 ) -> Report:
     """Write the files whose blocks all succeeded (or, with `partial`, every changed file); None: dry run."""
     first_failure = next((o.block_index for o in outcomes if o.status is Status.FAILED), None)
@@ -537,6 +548,8 @@ def _commit(
             _hold_back(outcomes, state.blocks, f"not written: --strict, and block {first_failure} failed", state.names)
         elif after != state.original:
             changes.append(_change(path, state, after))
+    if changes and accept is not None and not accept(tuple(changes)):
+        return Report(tuple(outcomes), (), written=False)
     if not changes or project is None:
         return Report(tuple(outcomes), tuple(changes), written=False)
     # Every file or none (kopipasta.disk.transaction); without --strict a file that

@@ -216,16 +216,21 @@ class Workbench:
             payload = payload[:-1] if payload.endswith("\n") else payload  # as a fence's last line ends it
             block = Block(1, 1, "", ((FILE_KEY, relative), (key, target)), relative, payload)
             # The agent names definitions as they are now, not as a person's last prompt showed them.
+            accept = None
             if inside is not None and found is not None:
-                # Through the engine as a replacement of the whole definition, but only when its
-                # result is exactly the one replace: any other reading of the text is refused.
-                trial = apply_blocks([block], self.root, dry_run=True, documents=self.documents, since_prompt=False)
-                refused = _not_exact(trial, found, text)
-                if refused is not None:
-                    return refused
-                if dry_run or trial.failed:
-                    return _report_result(trial, dry_run=True, root=self.root, warnings=warnings)
-            report = apply_blocks([block], self.root, dry_run=dry_run, documents=self.documents, since_prompt=False)
+                # Through the engine as a replacement of the whole definition, but written only when
+                # its result is exactly the one replace: any other reading of the text is refused.
+                exact = _ExactReplace(found, text)
+                accept = exact.accepts
+            report = apply_blocks(
+                [block], self.root, dry_run=dry_run, documents=self.documents, since_prompt=False, accept=accept
+            )
+            if accept is not None and exact.declined:
+                return _refusal(
+                    f"{found.file}: {found.definition.kind} {found.name}: the edit does not read as one exact replace "
+                    "inside the definition (its text would be re-read as a whole definition); nothing was written",
+                    "send the whole definition with replace_definition",
+                )
             inserted = None
             if before_names is not None and report.changes and not report.failed:
                 inserted = self._inserted(relative, before_names, report, remember=report.written)
@@ -476,20 +481,18 @@ def _lf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _not_exact(trial: Report, found: seen_.Found, text: str) -> Result | None:
-    """edit_definition's net: the engine's dry run must give exactly the file with the one replace."""
-    if trial.failed or not trial.changes:
-        return None  # its own refusal (or `unchanged`) is the answer
-    data = found.document.data
-    expected = _lf((data[: found.start] + text.encode("utf-8") + data[found.definition.end :]).decode("utf-8", "replace"))
-    after = trial.changes[0].after or b""
-    if _lf(after.decode("utf-8", "replace")).lstrip("\ufeff") == expected:
-        return None
-    return _refusal(
-        f"{found.file}: {found.definition.kind} {found.name}: the edit does not read as one exact replace "
-        "inside the definition (its text would be re-read as a whole definition); nothing was written",
-        "send the whole definition with replace_definition",
-    )
+class _ExactReplace:
+    """edit_definition's net: the engine's result must be exactly the file with the one replace."""
+
+    def __init__(self, found: seen_.Found, text: str) -> None:
+        data = found.document.data
+        self.expected = _lf((data[: found.start] + text.encode("utf-8") + data[found.definition.end :]).decode("utf-8", "replace"))
+        self.declined = False
+
+    def accepts(self, changes: tuple[Any, ...]) -> bool:
+        after = changes[0].after or b""
+        self.declined = len(changes) != 1 or _lf(after.decode("utf-8", "replace")).lstrip("\ufeff") != self.expected
+        return not self.declined
 
 
 # A hint that names the command a person runs, as the tool an agent calls instead.

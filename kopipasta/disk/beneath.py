@@ -17,7 +17,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 
-from kopipasta.disk import faults
+from kopipasta.disk import faults, syncs
 from kopipasta.errors import ConfinementError
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -182,22 +182,25 @@ def write_temporary(dir_fd: int, name: str, data: bytes, mode: int) -> None:
     or the process is interrupted), the half-written file is removed before the error
     goes on: nothing else knows its name to remove it later.
     """
+    syncs.sync_together([write_unsynced(dir_fd, name, data, mode)])
+
+
+def write_unsynced(dir_fd: int, name: str, data: bytes, mode: int) -> syncs.Unsynced:
+    """`write_temporary` up to its fsync, which the caller waits for with `syncs.sync_together`
+    beside the other fsyncs of the same step. Removed again if the write fails."""
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
     try:
-        try:
-            view = memoryview(data)
-            faults.hit("temporary-write", name)
-            while view:
-                written = os.write(fd, view[: 1 << 24])
-                view = view[written:]
-            os.fchmod(fd, mode)
-            faults.hit("temporary-fsync", name)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        view = memoryview(data)
+        faults.hit("temporary-write", name)
+        while view:
+            written = os.write(fd, view[: 1 << 24])
+            view = view[written:]
+        os.fchmod(fd, mode)
     except BaseException:
+        os.close(fd)
         unlink_quietly(dir_fd, name)
         raise
+    return syncs.Unsynced(dir_fd, name, fd)
 
 
 def unlink_quietly(dir_fd: int, name: str) -> None:

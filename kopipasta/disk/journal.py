@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kopipasta.disk import beneath, faults, lock, transaction
+from kopipasta.disk import beneath, faults, lock, syncs, transaction
 from kopipasta.disk.digest import sha256_hex
 from kopipasta.disk.manifest import MANIFEST as _MANIFEST
 from kopipasta.disk.manifest import VERSION as _VERSION
@@ -54,6 +54,7 @@ _COMPLETE = "complete"
 _GITIGNORE = "# kopipasta's state (undo journal): never committed\n*\n"
 _ENTRY_NAME = lazy_compile(r"^(\d{6,})-\d+$")
 _STAGING_PREFIX = ".staging-"
+_DROPPED_PREFIX = ".dropped-"  # an entry past HISTORY, out of the list, its files being removed
 
 
 class WriteFailed(JournalError):
@@ -253,14 +254,19 @@ def _created_dirs(root_fd: int, relative: str) -> list[str]:
     return ["/".join(parts[: i + 1]) for i in range(len(parts) - 1, missing_from - 1, -1)]
 
 
-def _record(project: Project, changes: Sequence[FileChange]) -> tuple[str, int]:
-    """Store what `changes` will overwrite, before anything is written: (entry name, journal fd)."""
+def _record(project: Project, changes: Sequence[FileChange], *, synced: bool = True) -> tuple[str, int]:
+    """Store what `changes` will overwrite, before anything is written: (entry name, journal fd).
+
+    `synced=False` leaves the journal folder's fsync (the entry's publication) to the caller,
+    who waits for it beside the temporaries' before the first rename.
+    """
     journal_fd = open_journal(project.root_fd, create=True)
     assert journal_fd is not None
     staging = f"{_STAGING_PREFIX}{os.getpid()}-{time.monotonic_ns()}"
     try:
         os.mkdir(staging, 0o700, dir_fd=journal_fd)
         staging_fd = os.open(staging, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=journal_fd)
+        unsynced: list[syncs.Unsynced] = []  # the copies and the manifest, synced together below
         try:
             files: list[dict[str, Any]] = []
             for i, change in enumerate(changes):
@@ -274,17 +280,21 @@ def _record(project: Project, changes: Sequence[FileChange]) -> tuple[str, int]:
                     item["created_dirs"] = _created_dirs(project.root_fd, change.path)
                 else:
                     blob = f"{i}.before"
-                    beneath.write_temporary(staging_fd, blob, change.before, 0o600)
+                    unsynced.append(beneath.write_unsynced(staging_fd, blob, change.before, 0o600))
                     faults.hit("journal-blob")
                     item["before"] = blob
                     item["before_sha256"] = _digest(change.before)
                 files.append(item)
             manifest = {"version": _VERSION, "time": time.time(), "files": files}
-            beneath.write_temporary(staging_fd, _MANIFEST, json.dumps(manifest, indent=1).encode(), 0o600)
+            unsynced.append(beneath.write_unsynced(staging_fd, _MANIFEST, json.dumps(manifest, indent=1).encode(), 0o600))
+            waiting, unsynced = unsynced, []
+            syncs.sync_together(waiting)  # on disk before the entry is published
         finally:
+            for item in unsynced:
+                os.close(item.fd)
             os.close(staging_fd)
         faults.hit("journal-staged")
-        entry = _publish(journal_fd, staging)
+        entry = _publish(journal_fd, staging, synced=synced)
     except BaseException:
         remove_flat_dir(journal_fd, staging)
         os.close(journal_fd)
@@ -292,8 +302,8 @@ def _record(project: Project, changes: Sequence[FileChange]) -> tuple[str, int]:
     return entry, journal_fd
 
 
-def _publish(journal_fd: int, staging: str) -> str:
-    """Rename the staged entry to the next free number."""
+def _publish(journal_fd: int, staging: str, *, synced: bool) -> str:
+    """Rename the staged entry to the next free number (and fsync the journal folder if `synced`)."""
     for _ in range(100):
         existing = entry_names(journal_fd)
         number = int(existing[-1].split("-")[0]) + 1 if existing else 1
@@ -304,7 +314,8 @@ def _publish(journal_fd: int, staging: str) -> str:
             if beneath.lstat_at(journal_fd, name) is not None:
                 continue
             raise
-        os.fsync(journal_fd)
+        if synced:
+            os.fsync(journal_fd)
         return name
     raise JournalError("Cannot add to the undo journal: too many concurrent applies")
 
@@ -332,15 +343,18 @@ def write_changes(project: Project, changes: Sequence[FileChange]) -> str:
     project file was changed and the entry is gone.
     """
     try:
-        entry, journal_fd = _record(project, changes)
+        entry, journal_fd = _record(project, changes, synced=False)
     except OSError as error:
         raise WriteFailed(
             f"Cannot record the undo journal in {STATE_DIR}/: {error.strerror or error}", STATE_DIR, True
         ) from None
     try:
         writes = [transaction.FileWrite(c.path, c.before, c.after) for c in changes]
+        replaced: list[int] = []
         try:
-            transaction.commit(project.root_fd, writes, entry, new_file_mode())
+            transaction.commit(
+                project.root_fd, writes, entry, new_file_mode(), also_sync=[journal_fd], replaced_files=replaced
+            )
         except transaction.CommitError as error:
             if error.rolled_back:
                 remove_flat_dir(journal_fd, entry)
@@ -352,11 +366,50 @@ def write_changes(project: Project, changes: Sequence[FileChange]) -> str:
             _mark_complete(journal_fd, entry)
         except OSError:
             project.notes.append(_interrupted_note(entry))
-        for old in entry_names(journal_fd)[:-HISTORY]:
-            remove_flat_dir(journal_fd, old)
+        _afterwards(journal_fd, entry_names(journal_fd)[:-HISTORY], replaced)
     finally:
         os.close(journal_fd)
     return entry
+
+
+def _afterwards(journal_fd: int, past_history: Sequence[str], replaced: list[int]) -> None:
+    """Free what the apply made garbage on a thread, beside the report: no one waits for it.
+
+    Freeing blocks costs the disk milliseconds per file, more than the whole edit: the
+    files the renames replaced are freed by their last close, and the entries past
+    HISTORY by removing their copies. Those entries are first renamed out of the list
+    (`entry_names` never sees them: microseconds), so the journal's depth is right
+    when the command answers. The thread is not a daemon: a command's process finishes
+    it before it exits. It removes every `.dropped-` folder it finds, so one a kill
+    left behind goes with the next.
+    """
+    dropping = False
+    for old in past_history:
+        try:
+            os.rename(old, _DROPPED_PREFIX + old, src_dir_fd=journal_fd, dst_dir_fd=journal_fd)
+            dropping = True
+        except OSError:
+            remove_flat_dir(journal_fd, old)
+    if not dropping and not replaced:
+        return
+    import threading
+
+    folder = os.dup(journal_fd) if dropping else None
+    threading.Thread(target=_free, args=(folder, list(replaced)), name="kopipasta-free").start()
+
+
+def _free(journal_fd: int | None, replaced: list[int]) -> None:
+    for fd in replaced:
+        with suppress(OSError):
+            os.close(fd)
+    if journal_fd is None:
+        return
+    try:
+        for name in os.listdir(journal_fd):
+            if name.startswith(_DROPPED_PREFIX):
+                remove_flat_dir(journal_fd, name)
+    finally:
+        os.close(journal_fd)
 
 
 def record(root: Path, changes: Sequence[FileChange]) -> str:

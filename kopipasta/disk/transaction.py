@@ -21,7 +21,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from kopipasta.disk import beneath, faults
+from kopipasta.disk import beneath, faults, syncs
 from kopipasta.errors import PatchError
 
 TEMP_SUFFIX = ".kopipasta-tmp"
@@ -75,24 +75,52 @@ def describe(error: BaseException, path: str) -> str:
     return f"Cannot write {path}: {error}"
 
 
-def commit(root_fd: int, writes: Sequence[FileWrite], tag: str, new_mode: int) -> list[str]:
-    """Write every file of `writes` or none; returns the folders it created, outermost first."""
+def commit(
+    root_fd: int,
+    writes: Sequence[FileWrite],
+    tag: str,
+    new_mode: int,
+    also_sync: Sequence[int] = (),
+    replaced_files: list[int] | None = None,
+) -> list[str]:
+    """Write every file of `writes` or none; returns the folders it created, outermost first.
+
+    `also_sync`: folders whose fsync must be done before the first rename (the journal's,
+    after its entry was published); they are waited for with the temporaries' fsyncs.
+    `replaced_files`: on success, the descriptors of the files the renames replaced are
+    added to it for the caller to close (the last close of a replaced inode frees its
+    blocks, milliseconds no one needs to wait for); without it they are closed here.
+    """
     prepared: list[_Prepared] = []
     created_dirs: list[str] = []
     current = ""
+    pending: list[syncs.Unsynced] = []  # temporaries written, their fsyncs not yet waited for
     try:
         faults.hit("before-prepare")
         for write in writes:
             current = write.path
-            prepared.append(_prepare(root_fd, write, tag, new_mode, created_dirs))
+            item, unsynced = _prepare(root_fd, write, tag, new_mode, created_dirs)
+            prepared.append(item)
+            if unsynced is not None:
+                pending.append(unsynced)
             faults.hit("prepare", write.path)
+        waiting, pending = pending, []
+        try:
+            syncs.sync_together(waiting, also_sync)  # closes them, whatever happens
+        except OSError:
+            # The one whose fsync failed is the one sync_together removed.
+            current = next((i.write.path for i in prepared if i.temporary and beneath.lstat_at(i.dir_fd, i.temporary) is None), current)
+            raise
         faults.hit("prepared")
     except BaseException as error:
+        for unsynced in pending:
+            os.close(unsynced.fd)
         _discard(prepared, root_fd, created_dirs)
         if isinstance(error, (OSError, PatchError)):
             raise CommitError(describe(error, current), current) from None
         raise
     done: list[_Prepared] = []
+    replaced: list[int] = []  # the replaced files, watched across their renames
     try:
         for item in prepared:
             current = item.write.path
@@ -115,38 +143,51 @@ def commit(root_fd: int, writes: Sequence[FileWrite], tag: str, new_mode: int) -
                     raise _changed(current)
             finally:
                 if watch is not None:
-                    os.close(watch)
-        synced: set[tuple[int, int]] = set()
+                    replaced.append(watch)
+        folders: dict[tuple[int, int], int] = {}
         for item in prepared:  # one sync per folder, however many of its entries were renamed
-            folder = _identity(item.dir_fd)
-            if folder not in synced:
-                os.fsync(item.dir_fd)
-                synced.add(folder)
+            folders.setdefault(_identity(item.dir_fd), item.dir_fd)
+        syncs.sync_together([], list(folders.values()))
     except BaseException as error:
+        _close_all(replaced)
         rolled_back = _roll_back(done, new_mode, tag)
         _discard(prepared, root_fd, created_dirs if rolled_back else [])
         message = describe(error, current) if isinstance(error, (OSError, PatchError)) else f"Interrupted while writing {current}"
         raise CommitError(message, current, rolled_back=rolled_back) from None
     _close(prepared)
+    if replaced_files is None:
+        _close_all(replaced)
+    else:
+        replaced_files.extend(replaced)
     return created_dirs
 
 
-def _prepare(root_fd: int, write: FileWrite, tag: str, new_mode: int, created_dirs: list[str]) -> _Prepared:
+def _close_all(fds: list[int]) -> None:
+    for fd in fds:
+        os.close(fd)
+    fds.clear()
+
+
+def _prepare(
+    root_fd: int, write: FileWrite, tag: str, new_mode: int, created_dirs: list[str]
+) -> tuple[_Prepared, syncs.Unsynced | None]:
+    """The write checked and its temporary written; its fsync is the caller's, beside the others'."""
     folders, name = beneath.split(write.path)
     dir_fd = beneath.open_dir(root_fd, write.path, folders, create=write.data is not None, created=created_dirs)
     try:
         identity, mode = _check_expected(dir_fd, name, write)
         temporary = None
+        unsynced = None
         if write.data is not None:
             temporary = temporary_name(name, tag)
             beneath.unlink_quietly(dir_fd, temporary)  # one a crash left under this very tag
             chosen = mode if mode is not None else (write.mode if write.mode is not None else new_mode)
             faults.hit("write", write.path)
-            beneath.write_temporary(dir_fd, temporary, write.data, chosen)
+            unsynced = beneath.write_unsynced(dir_fd, temporary, write.data, chosen)
     except BaseException:
         os.close(dir_fd)
         raise
-    return _Prepared(write, dir_fd, name, temporary, identity, mode)
+    return _Prepared(write, dir_fd, name, temporary, identity, mode), unsynced
 
 
 def _check_expected(dir_fd: int, name: str, write: FileWrite) -> tuple[tuple[int, int, int] | None, int | None]:

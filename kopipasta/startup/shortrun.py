@@ -66,4 +66,17 @@ def leave(done: SystemExit) -> NoReturn:
         sys.stderr.flush()
     except (OSError, ValueError):
         raise done from None  # output that cannot be flushed: let the ordinary exit report it
+    _join_threads()
     os._exit(status or 0)
+
+
+def _join_threads() -> None:
+    """Wait for work left on threads (the journal freeing what a write made garbage), as the
+    ordinary exit would: the report is already out when they do."""
+    threading = sys.modules.get("threading")
+    if threading is None:
+        return
+    current = threading.current_thread()
+    for thread in threading.enumerate():
+        if thread is not current and not thread.daemon:
+            thread.join()

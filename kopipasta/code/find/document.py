@@ -79,6 +79,31 @@ def _file_unit(data: bytes, spec: LanguageSpec | None, tree: Tree | None) -> Uni
     return detect_unit(text)
 
 
+def _same_sample(old: Document, new: Document) -> bool:
+    """Whether `new` learns its unit from exactly `old`'s lines (an edit past the sample, issue 26).
+
+    The unit is learnt from the first UNIT_SAMPLE_LINES lines, less those inside
+    multi-line strings and comments; a one-method edit deep in a 20,000-line file
+    leaves both alone, and learning them again costs more than the edit. Carried over
+    only when the sample's bytes (and the newline closing it) are the same, and in
+    neither tree does a string or comment reach across the sample's end: then every
+    string or comment touching the sample lies inside it, before the edit, lexed alike.
+    """
+    end = len(_sample(old.data))
+    if end >= len(old.data) or old.data[: end + 1] != new.data[: end + 1] or old.spec is None:
+        return False
+    kinds = (*old.spec.string_types, *old.spec.comment_types)
+    for tree in (old._tree, new._tree):
+        if tree is None:
+            return False
+        node = tree.root_node.descendant_for_byte_range(end, end)
+        while node is not None:
+            if node.type in kinds:
+                return False
+            node = node.parent
+    return True
+
+
 def _sample(data: bytes) -> bytes:
     """The file's first UNIT_SAMPLE_LINES lines (without the newline after the last)."""
     if len(data) <= _SMALL_FILE and data.count(b"\n") < UNIT_SAMPLE_LINES:
@@ -219,7 +244,10 @@ class Document:
             if self._tree is None:
                 self._tree = tree
             return self
-        return Document(self.source.with_data(data), self.spec, root=self.root, tree=tree)
+        document = Document(self.source.with_data(data), self.spec, root=self.root, tree=tree)
+        if self._unit is not _NOT_YET and tree is not None and _same_sample(self, document):
+            document._unit = self._unit  # learnt from the same lines, with the same lines left out
+        return document
 
     def with_source(self, source: Source, tree: Tree | None = None) -> Document:
         """Another version whose source differs by more than its bytes (a text patch's new file, a deletion)."""
