@@ -92,3 +92,35 @@ def test_names_only_alike_are_not_marked(tmp_path: Path, path: str) -> None:
     applied = kopipasta("apply", str(reply), "--json", cwd=root)
     assert applied.returncode == 0, applied.stdout
     assert json.loads(applied.stdout)["runs_without_asking"] == []
+
+
+def _named_by_rule(path: str) -> str | None:
+    """The table read rule by rule with fnmatch, as `who_runs` reads it past its one-expression filter."""
+    import fnmatch
+    from pathlib import PurePosixPath
+
+    from kopipasta.disk.run_by_tools import _RULES
+
+    folded = path.replace("\\", "/").lower()
+    name = PurePosixPath(folded).name
+    for pattern, who, _ in _RULES:
+        if "/" in pattern:
+            if fnmatch.fnmatchcase(folded, pattern) or fnmatch.fnmatchcase(folded, "*/" + pattern):
+                return who
+        elif fnmatch.fnmatchcase(name, pattern):
+            return who
+    return None
+
+
+def test_the_one_expression_filter_lets_every_rule_s_files_through() -> None:
+    """`who_runs` asks one expression first (most files are named by no rule): it must never turn
+    away a file a rule names. Each pattern's wildcards are filled several ways, in folders, in capitals."""
+    from kopipasta.disk.run_by_tools import _RULES, who_runs
+
+    paths = ["src/app.py", "README.md", "docs/index.html", "a/b/c.toml"]
+    for pattern, _, _ in _RULES:
+        for fill in ("", "x", "a.b", "dev/x"):
+            concrete = pattern.replace("*", fill).replace("?", "z")
+            paths += [concrete, f"sub/{concrete}", f"a/b/{concrete}", concrete.upper(), f"Sub\\{concrete}"]
+    for path in paths:
+        assert who_runs(path) == _named_by_rule(path), path

@@ -14,7 +14,9 @@ build, CI, container, editor, hook, agent and JS tool files tools run or load.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import json
+import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
@@ -147,10 +149,27 @@ def run_without_asking(path: str, before: bytes | None, after: bytes | None) -> 
     return who_runs(path, before, after)
 
 
+@functools.cache
+def _any_rule() -> re.Pattern[str]:
+    """Every rule's pattern in one expression, matched against `name` + NUL + `path`: most files are
+    named by no rule, and one match tells so where a loop over the table takes a fnmatch per rule."""
+    names = "|".join(_unanchored(p) for p, _, _ in _RULES if "/" not in p)
+    paths = "|".join(_unanchored(p) for p, _, _ in _RULES if "/" in p)
+    return re.compile(rf"(?:{names})\x00|[^\x00]*\x00(?:.*/)?(?:{paths})\Z", re.DOTALL)
+
+
+def _unanchored(pattern: str) -> str:
+    """fnmatch's expression for `pattern` without its end anchor (`\\Z`; `\\z` from Python 3.14)."""
+    translated = fnmatch.translate(pattern)
+    return translated.removesuffix(r"\Z").removesuffix(r"\z")
+
+
 def who_runs(path: str, before: bytes | None = None, after: bytes | None = None) -> str | None:
     """Who runs `path` (by name; a rule with a check also needs the bytes); None when no tool does."""
     folded = path.replace("\\", "/").lower()
     name = PurePosixPath(folded).name
+    if not _any_rule().match(f"{name}\x00{folded}"):
+        return None
     for pattern, who, check in _RULES:
         if "/" in pattern:
             matched = fnmatch.fnmatchcase(folded, pattern) or fnmatch.fnmatchcase(folded, "*/" + pattern)
