@@ -216,21 +216,15 @@ class Workbench:
             payload = payload[:-1] if payload.endswith("\n") else payload  # as a fence's last line ends it
             block = Block(1, 1, "", ((FILE_KEY, relative), (key, target)), relative, payload)
             # The agent names definitions as they are now, not as a person's last prompt showed them.
-            accept = None
-            if inside is not None and found is not None:
-                # Through the engine as a replacement of the whole definition, but written only when
-                # its result is exactly the one replace: any other reading of the text is refused.
-                exact = _ExactReplace(found, text)
-                accept = exact.accepts
+            # edit_definition goes through the engine as a replacement of the whole definition, but is
+            # written only when its result is exactly the one replace: any other reading is refused.
+            exact = _ExactReplace(found, text) if inside is not None and found is not None else None
             report = apply_blocks(
-                [block], self.root, dry_run=dry_run, documents=self.documents, since_prompt=False, accept=accept
+                [block], self.root, dry_run=dry_run, documents=self.documents, since_prompt=False,
+                accept=exact.accepts if exact is not None else None,
             )
-            if accept is not None and exact.declined:
-                return _refusal(
-                    f"{found.file}: {found.definition.kind} {found.name}: the edit does not read as one exact replace "
-                    "inside the definition (its text would be re-read as a whole definition); nothing was written",
-                    "send the whole definition with replace_definition",
-                )
+            if exact is not None and exact.declined:
+                return exact.refusal()
             inserted = None
             if before_names is not None and report.changes and not report.failed:
                 inserted = self._inserted(relative, before_names, report, remember=report.written)
@@ -485,6 +479,7 @@ class _ExactReplace:
     """edit_definition's net: the engine's result must be exactly the file with the one replace."""
 
     def __init__(self, found: seen_.Found, text: str) -> None:
+        self.found = found
         data = found.document.data
         self.expected = _lf((data[: found.start] + text.encode("utf-8") + data[found.definition.end :]).decode("utf-8", "replace"))
         self.declined = False
@@ -493,6 +488,14 @@ class _ExactReplace:
         after = changes[0].after or b""
         self.declined = len(changes) != 1 or _lf(after.decode("utf-8", "replace")).lstrip("\ufeff") != self.expected
         return not self.declined
+
+    def refusal(self) -> Result:
+        found = self.found
+        return _refusal(
+            f"{found.file}: {found.definition.kind} {found.name}: the edit does not read as one exact replace "
+            "inside the definition (its text would be re-read as a whole definition); nothing was written",
+            "send the whole definition with replace_definition",
+        )
 
 
 # A hint that names the command a person runs, as the tool an agent calls instead.

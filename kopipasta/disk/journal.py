@@ -290,8 +290,8 @@ def _record(project: Project, changes: Sequence[FileChange], *, synced: bool = T
             waiting, unsynced = unsynced, []
             syncs.sync_together(waiting)  # on disk before the entry is published
         finally:
-            for item in unsynced:
-                os.close(item.fd)
+            for pending in unsynced:
+                os.close(pending.fd)
             os.close(staging_fd)
         faults.hit("journal-staged")
         entry = _publish(journal_fd, staging, synced=synced)

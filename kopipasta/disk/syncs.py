@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from kopipasta.disk import faults
@@ -84,9 +85,7 @@ def sync_together(files: Sequence[Unsynced], folders: Sequence[int] = ()) -> Non
         for item in files:
             os.close(item.fd)
         for item in failed:
-            try:
+            with suppress(OSError):
                 os.unlink(item.name, dir_fd=item.dir_fd)
-            except OSError:
-                pass
     if first is not None:
         raise first

@@ -160,4 +160,8 @@ def reindent(
         fitted = base + target_unit.text * levels + " " * rest
         old_indent[i], new_indent[i] = indent, fitted
         out.append(fitted + line[len(indent) :])
+    if all(new_indent[i] == old_indent[i] for i in new_indent):
+        # Already in the file's layout: written byte for byte, a blank line's spaces included
+        # (a file that keeps `    ` on its blank lines does not see them all change).
+        return lines
     return out
