@@ -32,6 +32,7 @@ from kopipasta.disk.manifest import (
     read_blobs,
     read_manifest,
 )
+from kopipasta.disk.shown_path import os_error_text
 from kopipasta.disk.workspace import new_file_mode
 from kopipasta.errors import PatchError
 from kopipasta.model import FileChange
@@ -63,7 +64,7 @@ def undo_newest(root: Path, *, force: bool = False, entry: str | None = None) ->
     except PatchError as error:  # a folder of a journaled file became a symlink since the checks
         raise JournalError(f"Cannot undo: {error.message} — nothing was changed") from None
     except OSError as error:
-        raise JournalError(f"Cannot undo: {error.filename or ''} {error.strerror or error}".replace("  ", " ")) from None
+        raise JournalError(f"Cannot undo: {os_error_text(root, error)}") from None
 
 
 def _undo(project: Project, *, force: bool, entry: str | None) -> UndoResult:
