@@ -509,19 +509,8 @@ def _without_root(root: Path, result: Result) -> Result:
     """`result` with the root's absolute path taken out of its text and every string of its data."""
     from kopipasta.disk.shown_path import without_root
 
-    def clean(value: Any) -> Any:
-        if isinstance(value, str):
-            return without_root(root, value)
-        if isinstance(value, dict):
-            return {clean(k): clean(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [clean(v) for v in value]
-        return value
-
-    text = without_root(root, result.text)
-    if text == result.text and str(root) not in json.dumps(result.data, ensure_ascii=False):
-        return result  # the usual case: one scan of the text, one of the data
-    return Result(result.ok, text, clean(result.data))
+    text, data = without_root(root, result.text), without_root(root, result.data)
+    return result if text is result.text and data is result.data else Result(result.ok, text, data)
 
 
 def _refusal(message: str, hint: str) -> Result:

@@ -10,8 +10,10 @@ inside it is its relative path; anything else is only its last name.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 ROOT_NAME = "the project root"
 
@@ -38,11 +40,24 @@ def os_error_text(root: Path, error: OSError) -> str:
     return f"{where}: {error.strerror or error}" if where else f"{error.strerror or error}"
 
 
-def without_root(root: Path, text: str) -> str:
-    """`text` with the root's absolute spelling (given and resolved) taken out: the last net under every
-    message the server sends, whoever formatted it."""
-    for base in sorted({str(root), os.path.realpath(root)}, key=len, reverse=True):
-        base = base.rstrip(os.sep)
-        if len(base) > 1 and base in text:
-            text = text.replace(base + os.sep, "").replace(base, ROOT_NAME)
-    return text
+def without_root(root: Path, value: Any) -> Any:
+    """`value` (text, or JSON-like data) with the root's absolute spelling, given and resolved, taken
+    out: the last net under every result the MCP server sends, whoever formatted it. The same object
+    back when it holds none (the usual case: one scan)."""
+    bases = [b.rstrip(os.sep) for b in sorted({str(root), os.path.realpath(root)}, key=len, reverse=True)]
+    bases = [b for b in bases if len(b) > 1]
+    if not any(b in (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)) for b in bases):
+        return value
+    return _cleaned(bases, value)
+
+
+def _cleaned(bases: list[str], value: Any) -> Any:
+    if isinstance(value, str):
+        for base in bases:
+            value = value.replace(base + os.sep, "").replace(base, ROOT_NAME)
+        return value
+    if isinstance(value, dict):
+        return {_cleaned(bases, k): _cleaned(bases, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_cleaned(bases, v) for v in value]
+    return value
