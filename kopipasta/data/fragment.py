@@ -225,12 +225,11 @@ def _load(kind: str, text: str, *, what: str, bare_pairs: bool = False, jsonc: b
                     raise
                 return loads("{" + stripped + "}")  # `"devDependencies": {…}` without its braces
         if kind == "YAML":
-            import yaml
 
-            from kopipasta.data.yaml_aliases import too_many_aliases
+            from kopipasta.data.yaml_aliases import compose_all, too_many_aliases
             from kopipasta.data.yaml_style import construct
 
-            graphs = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+            graphs = compose_all(text)
             if len(graphs) != 1:
                 raise NotAFragment(f"{what} holds {len(graphs)} YAML documents")
             if too_many_aliases(graphs):

@@ -15,6 +15,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import yaml
 
+def compose_all(text: str) -> list[yaml.Node]:
+    """The documents' node graphs, which the budget below is counted on: libyaml's parser when
+    PyYAML has it (ten times faster: a 20,000-item list restated in a fragment is composed in
+    0.1 s, not 2 s, and a fragment composes both sides twice); on an error, PyYAML's own, whose
+    messages name more (an undefined alias's name) and which callers catch as before."""
+    import yaml
+
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        try:
+            return list(yaml.compose_all(text, Loader=fast))
+        except yaml.YAMLError:
+            pass
+    return list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+
+
 # Values that aliases may add beyond the nodes written out: real files (compose
 # files, CI configs with `<<: *defaults`) add hundreds to a few thousand.
 ALIAS_BUDGET = 100_000
