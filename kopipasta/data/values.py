@@ -58,7 +58,7 @@ def _yaml_documents(text: str, file: str) -> list[Any]:
         graphs = compose_all(text)
     except yaml.YAMLError as error:
         raise PatchError(f"{file} is not valid YAML: {str(error).splitlines()[0]}") from None
-    if too_many_aliases(graphs):
+    if too_many_aliases(graphs, text):
         raise PatchError(f"{file} expands its aliases too far to compare its values")
     return [construct(graph) for graph in graphs]
 

@@ -186,7 +186,7 @@ def _load_graph(text: str, file: str, what: str) -> list[yaml.Node]:
         raise SyntaxCheckError(f"{what}: {problem_text(err)}") from None
     except yaml.YAMLError as err:
         raise SyntaxCheckError(f"{what}: {err}") from None
-    if too_many_aliases(graphs):
+    if too_many_aliases(graphs, text):
         raise UnsupportedFile(f"{file} expands its aliases to more than {ALIAS_BUDGET:,} values, "
                               "too many to check a change against",
                               "send the whole file instead (FILE and no target)")
@@ -304,7 +304,7 @@ def _verify(source: str, result: str, found: Found, payload: Payload, path: str,
         raise SyntaxCheckError(f"Setting '{path}' would break {file}: {problem_text(err)}") from None
     except yaml.YAMLError as err:
         raise SyntaxCheckError(f"Setting '{path}' would break {file}: {err}") from None
-    if too_many_aliases(new_graphs):  # the payload's anchor, taken up by the file's aliases
+    if too_many_aliases(new_graphs, result):  # the payload's anchor, taken up by the file's aliases
         raise PayloadError(f"Setting '{path}' in {file} would make its aliases expand to more than "
                            f"{ALIAS_BUDGET:,} values", "send the value written out, without anchors")
     old_graphs = list(compose_all(source))

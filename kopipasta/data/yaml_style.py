@@ -96,13 +96,18 @@ def read_payload(text: str, path: str, file: str) -> Payload:
                            "(null for an empty one)")
     value: Any
     try:
-        documents = compose_all(text)
-        if documents:  # in the file a line break ends it: a block scalar's clip keeps that one
+        # In the file a line break ends it: a block scalar's clip keeps that one. Composed once
+        # (a 20,000-item list is no small parse); a text that does not compose is composed as
+        # sent, so its error names the line the reply wrote.
+        try:
             documents = compose_all(text + "\n")
+        except yaml.YAMLError:
+            documents = compose_all(text)
+            raise
         if len(documents) != 1:
             raise PayloadError(f"Payload for '{path}' in {file} holds {len(documents)} YAML documents",
                                "send one value")
-        if too_many_aliases(documents):
+        if too_many_aliases(documents, text):
             raise PayloadError(f"Payload for '{path}' in {file} expands its aliases to more than "
                                f"{ALIAS_BUDGET:,} values", "send the value written out, without anchors")
         value = construct(documents[0])
