@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,8 @@ def without_root(root: Path, value: Any) -> Any:
 def _cleaned(bases: list[str], value: Any) -> Any:
     if isinstance(value, str):
         for base in bases:
-            value = value.replace(base + os.sep, "").replace(base, ROOT_NAME)
+            # Whole components only: `/work/p` is not taken out of `/work/project`.
+            value = re.sub(re.escape(base) + r"(/|(?![\w.\-]))", lambda m: "" if m.group(1) else ROOT_NAME, value)
         return value
     if isinstance(value, dict):
         return {_cleaned(bases, k): _cleaned(bases, v) for k, v in value.items()}
