@@ -251,6 +251,58 @@ def six_hundred_hunks() -> Scenario:
                     must_print=["+600 -600"])
 
 
+def _data_edit(path: str, old: str, new: str) -> Edit:
+    """One line of a data file changed: the bytes a restated list must leave."""
+    return Edit(path, old, new, "yaml", "item", old.strip(), "")
+
+
+def restated_yaml_list(items: int = 20_000) -> Scenario:
+    """A YAML fragment restating a 20,000-item list with one item changed (issue 28, item 6):
+    compared item for item in one pass, the other keys kept; goal 1 s."""
+    path = "inventory.yaml"
+    values = [f"item{i}" for i in range(items)]
+    files = {path: "name: shop\nitems:\n" + "".join(f"  - {v}\n" for v in values) + "other: 1\n"}
+    changed = items // 2
+    sent = [*values[:changed], "changed", *values[changed + 1 :]]
+    reply = f"```yaml\n# FILE: {path}\nitems:\n" + "".join(f"  - {v}\n" for v in sent) + "```\n"
+    return Scenario(files=files, reply=reply, edits=[_data_edit(path, f"  - item{changed}", "  - changed")],
+                    must_print=["data fragment"])
+
+
+def restated_json_list(items: int = 20_000) -> Scenario:
+    """The same restated list in a JSON fragment (`"items": [...]` without its braces)."""
+    path = "inventory.json"
+    values = [f"item{i}" for i in range(items)]
+    body = ",\n".join(f'    "{v}"' for v in values)
+    files = {path: '{\n  "name": "shop",\n  "items": [\n' + body + '\n  ],\n  "other": 1\n}\n'}
+    changed = items // 2
+    sent = [*values[:changed], "changed", *values[changed + 1 :]]
+    reply = f"```json\n// FILE: {path}\n" + '{"items": [' + ", ".join(f'"{v}"' for v in sent) + "]}\n```\n"
+    return Scenario(files=files, reply=reply, edits=[_data_edit(path, f'    "item{changed}",', '    "changed",')],
+                    must_print=["data fragment"])
+
+
+def near_miss_search(file_lines: int = 50_000, hunk_lines: int = 5_000) -> Scenario:
+    """A SEARCH of 5,000 lines copied from a 50,000-line file, one line wrong (issue 28): refused
+    with the closest line, the near miss found in linear time (it was killed at 120 s); goal 2 s."""
+    path = "big.py"
+    lines = [line for i in range((file_lines + 4) // 5) for line in (f"def f{i}(x):", "    if x:", "        return 1", "    return 0", "")][:file_lines]
+    start = file_lines // 4
+    hunk = lines[start : start + hunk_lines]
+    hunk[hunk_lines // 2] = "    return 2"
+    reply = f"{path}\n```\n<<<<<<< SEARCH\n" + "\n".join(hunk) + "\n=======\nX = 1\n>>>>>>> REPLACE\n```\n"
+    return Scenario(files={path: "\n".join(lines) + "\n"}, reply=reply, exit_code=1, must_print=["closest at line"])
+
+
+def seven_mb_payload(lines: int = 350_000) -> Scenario:
+    """A 7 MB TARGET_NODE payload (issue 28, item 9: it took 23-50 s and 2.6 GB): refused by the
+    payload limit before it is parsed; goal 400 MB peak."""
+    body = "".join(f"    x{i} = {i}\n" for i in range(lines))
+    reply = "```python\n# FILE: app.py\n# TARGET_NODE: function f\ndef f():\n" + body + "    return 2\n```\n"
+    return Scenario(files={"app.py": "def f():\n    return 1\n"}, reply=reply, exit_code=1,
+                    must_print=["above the 2 MB limit for one definition"])
+
+
 def _logged_function(path: str, text: str, node: ast.FunctionDef) -> Edit:
     """A top-level function with `log.debug("lazy NAME")` first in its body (after a docstring)."""
     lines = text.split("\n")

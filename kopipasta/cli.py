@@ -340,8 +340,8 @@ def apply(
                 _echo(checked.revert_line(), err=piped_feedback)
             status = _with_held(_with_verify(status, checked.failed), checked.held)
         if piped_feedback:
-            if message:
-                _echo_data(message, nl=False)
+            if message:  # it quotes the reply (target names, paths): made visible on a pipe too (issue 28)
+                _echo(message, nl=False)
         elif feedback:
             _copy_feedback(message)
     sys.exit(status)

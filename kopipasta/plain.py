@@ -24,8 +24,14 @@ if TYPE_CHECKING:
 _MARKUP = re.compile(r"\[/?(?:bold|dim|red|green|yellow|cyan|italic)\]")
 # What a terminal obeys instead of showing (issue 18, item 2): C0 controls but the new line
 # and the tab, DEL, the C1 controls (U+009B is CSI, U+009D OSC where a terminal reads them),
-# and the bidi overrides and isolates, which reorder what is shown ("trojan source").
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# and the bidi overrides and isolates, which reorder what is shown ("trojan source"). Issue 28,
+# item 10: the marks that show as nothing at all too, so `a\u200bb` and `ab` never print alike —
+# the soft hyphen, the Arabic letter mark, the Mongolian vowel separator, zero-width space, joiners
+# and the left-to-right / right-to-left marks (U+200B–U+200F), the line and paragraph separators,
+# the word joiner and invisible operators (U+2060–U+206F), and the zero-width no-break space (BOM).
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]"
+)
 
 
 def _escaped(match: re.Match[str]) -> str:

@@ -10,6 +10,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from cli_process import kopipasta
 
 
@@ -91,3 +92,22 @@ def test_undo_force_still_recreates_a_folder_the_user_removed(tmp_path: Path) ->
     undone = kopipasta("undo", "--force", cwd=root)
     assert undone.returncode == 0, undone.stderr
     assert (root / "pkg" / "sub" / "a.py").read_text(encoding="utf-8") == "x = 1\n"
+
+
+@pytest.mark.parametrize(
+    "info", ["python x\ty.py", "python:x\ty.py", "python:x.py\ty.py", "x\ty.py", "python\ty.py", "a.b y.py", "python:a b.py"]
+)
+def test_an_info_string_with_whitespace_inside_its_path_names_no_file(tmp_path: Path, info: str) -> None:
+    """Issue 28, item 10: ```python:x<TAB>y.py was a language and a file `y.py`; whitespace inside a
+    path candidate makes it no path at all (as a non-breaking space did, issue 18)."""
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=f"```{info}\nprint(1)\n```\n")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout.splitlines()[0] == "❌ The reply holds no patch: its one code block names no file"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kopipasta") == []  # the log only
+
+
+@pytest.mark.parametrize("info", ["python y.py", "python:y.py", "y.py", "py filename=y.py"])
+def test_an_info_string_naming_a_file_still_names_it(tmp_path: Path, info: str) -> None:
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=f"```{info}\nprint(1)\n```\n")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "y.py").read_text() == "print(1)\n"

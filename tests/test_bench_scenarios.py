@@ -147,9 +147,13 @@ def test_the_bench_times_an_installed_copy_without_the_editable_finder(tmp_path:
     assert "Cart.total" in result.stdout
 
 
-@pytest.mark.parametrize("build", [sc.alias_bomb, sc.six_hundred_hunks])
+@pytest.mark.parametrize(
+    "build",
+    [sc.alias_bomb, sc.six_hundred_hunks, sc.restated_yaml_list, sc.restated_json_list, sc.near_miss_search, sc.seven_mb_payload],
+)
 def test_the_bound_rows_end_as_their_checks_expect(tmp_path: Path, build) -> None:  # type: ignore[no-untyped-def]
-    """Issue 18's rows: the alias bomb is refused (exit 1, files unchanged), the 600 hunks land."""
+    """Issue 18's rows: the alias bomb is refused (exit 1, files unchanged), the 600 hunks land;
+    issue 28's: the restated lists change their one line, the near miss and the 7 MB payload are refused."""
     scenario = build()
     root = tmp_path / "project"
     tools.write_project(root, scenario.files)

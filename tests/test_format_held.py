@@ -50,7 +50,7 @@ def project(tmp_path: Path) -> Path:
 
 def test_ruff_does_not_run_when_the_reply_wrote_its_configuration(project: Path) -> None:
     pytest.importorskip("ruff")
-    reply = reply_writing(project, "ruff.toml", "line-length = 20\n")
+    reply = reply_writing(project, "ruff.toml", "indent-width = 2\n")
     result = kopipasta(project, "apply", reply, "--format-cmd", f"{RUFF} format {{files}}")
     assert result.returncode == 4, result.stdout + result.stderr
     assert (
@@ -59,7 +59,12 @@ def test_ruff_does_not_run_when_the_reply_wrote_its_configuration(project: Path)
     ) in result.stdout.splitlines()
     assert "▶ format" not in result.stdout
     assert (project / "app.py").read_text() == PATCHED  # as applied, not formatted
-    assert (project / "ruff.toml").read_text() == "line-length = 20\n"
+    assert (project / "ruff.toml").read_text() == "indent-width = 2\n"
+    # The control: the same command run by hand does load the reply's configuration — real ruff
+    # reads ruff.toml from the project, which is why the step was held.
+    ran = subprocess.run([sys.executable, "-m", "ruff", "format", "app.py"], cwd=project, capture_output=True, text=True, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert (project / "app.py").read_text() == "def f():\n  return [1, 2]\n"
 
 
 @pytest.mark.parametrize(

@@ -104,3 +104,33 @@ def test_a_write_landing_between_the_last_check_and_the_rename_is_put_back(tmp_p
     assert "app.py changed on disk during the apply" in result.stdout
     assert (tmp_path / "app.py").read_text() == "def f():\n    return 0\n# the user's line\n"
     assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("point", ["write", "temporary-write:2", "prepared", "before-rename"])  # 1st temporary: the folder list
+def test_the_next_command_removes_the_empty_folders_a_killed_undo_made(tmp_path: Path, point: str) -> None:
+    """Issue 28, item 10: `undo --force` recreates the folders of a file the user removed since the
+    apply; killed then, it left them empty, and no later command removed them (no apply had
+    recorded them). The undo writes them into its entry first; the next command removes the
+    empty ones, and a later undo makes them again."""
+    root = tmp_path / "project"
+    (root / "sub" / "deep").mkdir(parents=True)
+    (root / "sub" / "deep" / "app.py").write_text("def a():\n    return 1\n")
+    (root / "keep").mkdir()  # the user's own empty folder: never ours to remove
+    reply = "```python\n# FILE: sub/deep/app.py\n# TARGET_NODE: function a\ndef a():\n    return 2\n```\n"
+    assert kopipasta("apply", "-", cwd=root, stdin=reply, env=environment()).returncode == 0
+    import shutil
+
+    shutil.rmtree(root / "sub")
+    killed = kopipasta("undo", "--force", cwd=root, env=environment(KOPIPASTA_FAULT=point.replace(":", ":kill:") if ":" in point else f"{point}:kill"))
+    assert killed.returncode == -9
+    assert (root / "sub" / "deep").is_dir()
+    following = kopipasta("apply", "-", cwd=root, stdin="```python\n# FILE: z.py\nZ = 1\n```\n", env=environment())
+    assert following.returncode == 0, following.stdout + following.stderr
+    assert not (root / "sub").exists(), "the killed undo's empty folders are removed"
+    assert (root / "keep").is_dir()
+    assert leftovers(root) == []
+    assert _undo(root).returncode == 0  # z.py
+    again = kopipasta("undo", "--force", cwd=root, env=environment())
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert (root / "sub" / "deep" / "app.py").read_text() == "def a():\n    return 1\n"
+    assert leftovers(root) == [] and journal.depth(root) == 0

@@ -155,24 +155,29 @@ class Workbench:
     # How they run.
 
     def _guarded(self, run: Callable[[], Result]) -> Result:
-        """One call at a time; any failure becomes a refusal, never an exception."""
+        """One call at a time; any failure becomes a refusal, never an exception; no result names the
+        machine's absolute path of the root (disk/shown_path.py), whatever formatted it."""
         with self._lock:
-            try:
-                return run()
-            except PatchError as error:
-                return _refusal(error.message, error.hint)
-            except OSError as error:
-                where = f"{error.filename}: " if error.filename else ""
-                return _refusal(f"Cannot complete the call: {where}{error.strerror or error}", "check the path and its permissions")
-            except Exception as error:  # noqa: BLE001 — a bug is still one line to the agent, never a traceback
-                from kopipasta.disk import journal
+            return _without_root(self.root, self._answer(run))
 
-                if isinstance(error, journal.JournalError):
-                    return _refusal(str(error), "")
-                return _refusal(
-                    f"Internal error ({type(error).__name__}: {error})",
-                    "this is a bug in kopipasta; please report it with the call",
-                )
+    def _answer(self, run: Callable[[], Result]) -> Result:
+        from kopipasta.disk.shown_path import os_error_text
+
+        try:
+            return run()
+        except PatchError as error:
+            return _refusal(error.message, error.hint)
+        except OSError as error:  # the root removed or replaced while serving, a folder gone mid-walk
+            return _refusal(f"Cannot complete the call: {os_error_text(self.root, error)}", "check the path and its permissions")
+        except Exception as error:  # noqa: BLE001 — a bug is still one line to the agent, never a traceback
+            from kopipasta.disk import journal
+
+            if isinstance(error, journal.JournalError):
+                return _refusal(str(error), "")
+            return _refusal(
+                f"Internal error ({type(error).__name__}: {error})",
+                "this is a bug in kopipasta; please report it with the call",
+            )
 
     def _edit(
         self,
@@ -504,6 +509,14 @@ _NODES_COMMAND = re.compile(r"`kopipasta nodes ([^`]+)`")
 
 def for_agent(hint: str) -> str:
     return _NODES_COMMAND.sub(lambda m: f"list_definitions({json.dumps([m.group(1)])})", hint)
+
+
+def _without_root(root: Path, result: Result) -> Result:
+    """`result` with the root's absolute path taken out of its text and every string of its data."""
+    from kopipasta.disk.shown_path import without_root
+
+    text, data = without_root(root, result.text), without_root(root, result.data)
+    return result if text is result.text and data is result.data else Result(result.ok, text, data)
 
 
 def _refusal(message: str, hint: str) -> Result:

@@ -51,14 +51,14 @@ def same_value(a: Any, b: Any) -> bool:
 def _yaml_documents(text: str, file: str) -> list[Any]:
     import yaml
 
-    from kopipasta.data.yaml_aliases import too_many_aliases
+    from kopipasta.data.yaml_aliases import compose_all, too_many_aliases
     from kopipasta.data.yaml_style import construct
 
     try:
-        graphs = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        graphs = compose_all(text)
     except yaml.YAMLError as error:
         raise PatchError(f"{file} is not valid YAML: {str(error).splitlines()[0]}") from None
-    if too_many_aliases(graphs):
+    if too_many_aliases(graphs, text):
         raise PatchError(f"{file} expands its aliases too far to compare its values")
     return [construct(graph) for graph in graphs]
 

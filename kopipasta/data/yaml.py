@@ -47,7 +47,7 @@ from kopipasta.data.common import (
     render_path,
     same_data,
 )
-from kopipasta.data.yaml_aliases import ALIAS_BUDGET, too_many_aliases
+from kopipasta.data.yaml_aliases import ALIAS_BUDGET, compose_all, too_many_aliases
 from kopipasta.data.yaml_style import (
     UNKNOWN,
     Payload,
@@ -179,26 +179,14 @@ def set_yaml_value(source: str, path: str, payload: str, *, file: str) -> str:
         raise SyntaxCheckError(f"{file} or the payload for '{path}' is nested too deeply") from None
 
 
-def _compose_all(text: str) -> list[yaml.Node]:
-    """The documents' node graphs: libyaml's parser when PyYAML has it (ten times faster on a
-    long manifest); on an error, PyYAML's own, whose messages name more (the alias's name)."""
-    fast = getattr(yaml, "CSafeLoader", None)
-    if fast is not None:
-        try:
-            return list(yaml.compose_all(text, Loader=fast))
-        except yaml.YAMLError:
-            pass
-    return list(yaml.compose_all(text, Loader=yaml.SafeLoader))
-
-
 def _load_graph(text: str, file: str, what: str) -> list[yaml.Node]:
     try:
-        graphs = list(_compose_all(text))
+        graphs = list(compose_all(text))
     except yaml.MarkedYAMLError as err:
         raise SyntaxCheckError(f"{what}: {problem_text(err)}") from None
     except yaml.YAMLError as err:
         raise SyntaxCheckError(f"{what}: {err}") from None
-    if too_many_aliases(graphs):
+    if too_many_aliases(graphs, text):
         raise UnsupportedFile(f"{file} expands its aliases to more than {ALIAS_BUDGET:,} values, "
                               "too many to check a change against",
                               "send the whole file instead (FILE and no target)")
@@ -305,7 +293,7 @@ def _pair_key_node(document: yaml.Node, keys: list[Key]) -> yaml.Node | None:
 def _verify(source: str, result: str, found: Found, payload: Payload, path: str, file: str) -> None:
     """The result must hold the old data with exactly the one value set."""
     try:
-        new_graphs = list(_compose_all(result))
+        new_graphs = list(compose_all(result))
     except yaml.MarkedYAMLError as err:
         lost = re.match(r"found undefined alias '(.*)'", err.problem or "")
         if lost and err.problem_mark is not None:
@@ -316,10 +304,10 @@ def _verify(source: str, result: str, found: Found, payload: Payload, path: str,
         raise SyntaxCheckError(f"Setting '{path}' would break {file}: {problem_text(err)}") from None
     except yaml.YAMLError as err:
         raise SyntaxCheckError(f"Setting '{path}' would break {file}: {err}") from None
-    if too_many_aliases(new_graphs):  # the payload's anchor, taken up by the file's aliases
+    if too_many_aliases(new_graphs, result):  # the payload's anchor, taken up by the file's aliases
         raise PayloadError(f"Setting '{path}' in {file} would make its aliases expand to more than "
                            f"{ALIAS_BUDGET:,} values", "send the value written out, without anchors")
-    old_graphs = list(_compose_all(source))
+    old_graphs = list(compose_all(source))
     bug = SyntaxCheckError(f"Setting '{path}' in {file} would change more than that value",
                            "nothing was written; this is a kopipasta bug, please report it")
     if len(new_graphs) != len(old_graphs):
@@ -336,7 +324,7 @@ def _verify(source: str, result: str, found: Found, payload: Payload, path: str,
     old_graphs[document] = _graph_set(old_graphs[document], keys, key_node, new_node, replaces_alias)
     try:
         expected = [construct(g) for g in old_graphs]
-        actual = [construct(g) for g in _compose_all(result)]
+        actual = [construct(g) for g in compose_all(result)]
     except yaml.MarkedYAMLError as err:  # `<<: *anchor` merging what is no longer a mapping
         raise SyntaxCheckError(f"Setting '{path}' would break {file}: {problem_text(err)}") from None
     except yaml.YAMLError as err:

@@ -15,6 +15,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import yaml
 
+def compose_all(text: str) -> list[yaml.Node]:
+    """The documents' node graphs, which the budget below is counted on: libyaml's parser when
+    PyYAML has it (ten times faster: a 20,000-item list restated in a fragment is composed in
+    0.1 s, not 2 s, and a fragment composes both sides twice); on an error, PyYAML's own, whose
+    messages name more (an undefined alias's name) and which callers catch as before."""
+    import yaml
+
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        try:
+            return list(yaml.compose_all(text, Loader=fast))
+        except yaml.YAMLError:
+            pass
+    return list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+
+
 # Values that aliases may add beyond the nodes written out: real files (compose
 # files, CI configs with `<<: *defaults`) add hundreds to a few thousand.
 ALIAS_BUDGET = 100_000
@@ -60,5 +76,10 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return value
 
 
-def too_many_aliases(documents: list[yaml.Node]) -> bool:
+def too_many_aliases(documents: list[yaml.Node], text: str | None = None) -> bool:
+    """Whether the documents' aliases add more than the budget. `text`, the YAML they were composed
+    from, lets a text without `*` (no alias can be written without one) skip the walk: a 20,000-item
+    list is checked seven times on its way through a fragment."""
+    if text is not None and "*" not in text:
+        return False
     return alias_excess(documents) > ALIAS_BUDGET

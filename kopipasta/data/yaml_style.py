@@ -13,7 +13,7 @@ from tree_sitter import Node
 
 from kopipasta.data.common import Key, same_data
 from kopipasta.data.common import dedent as common_dedent
-from kopipasta.data.yaml_aliases import ALIAS_BUDGET, too_many_aliases
+from kopipasta.data.yaml_aliases import ALIAS_BUDGET, compose_all, too_many_aliases
 from kopipasta.data.yaml_comments import settle_trailing_comment
 from kopipasta.data.yaml_tree import (
     BLOCK,
@@ -96,13 +96,18 @@ def read_payload(text: str, path: str, file: str) -> Payload:
                            "(null for an empty one)")
     value: Any
     try:
-        documents = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
-        if documents:  # in the file a line break ends it: a block scalar's clip keeps that one
-            documents = list(yaml.compose_all(text + "\n", Loader=yaml.SafeLoader))
+        # In the file a line break ends it: a block scalar's clip keeps that one. Composed once
+        # (a 20,000-item list is no small parse); a text that does not compose is composed as
+        # sent, so its error names the line the reply wrote.
+        try:
+            documents = compose_all(text + "\n")
+        except yaml.YAMLError:
+            documents = compose_all(text)
+            raise
         if len(documents) != 1:
             raise PayloadError(f"Payload for '{path}' in {file} holds {len(documents)} YAML documents",
                                "send one value")
-        if too_many_aliases(documents):
+        if too_many_aliases(documents, text):
             raise PayloadError(f"Payload for '{path}' in {file} expands its aliases to more than "
                                f"{ALIAS_BUDGET:,} values", "send the value written out, without anchors")
         value = construct(documents[0])

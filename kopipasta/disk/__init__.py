@@ -15,5 +15,6 @@ hold the size limits and the new-line rules, `faults` the test hooks that crash 
 (by the files they resolve to, and the template they name);
 `run_by_tools` names the files other tools run without asking (the report marks them);
 `regular` reads a project file only when it is a regular file, never blocking.
+`shown_path` names a path an OS error carries relative to the root, never the machine's.
 `workspace`, `journal` and `undo` are the room's public face.
 """

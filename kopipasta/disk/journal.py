@@ -40,7 +40,7 @@ from kopipasta.disk.digest import sha256_hex
 from kopipasta.disk.manifest import MANIFEST as _MANIFEST
 from kopipasta.disk.manifest import VERSION as _VERSION
 from kopipasta.disk.manifest import ChangedSince, JournalError, read_manifest
-from kopipasta.disk.workspace import new_file_mode
+from kopipasta.disk.workspace import new_file_mode, normalise
 from kopipasta.errors import PatchError
 from kopipasta.model import FileChange
 from kopipasta.startup.lazy_pattern import lazy_compile
@@ -51,6 +51,11 @@ STATE_DIR = ".kopipasta"
 HISTORY = 20  # applies kept; older entries are dropped
 _JOURNAL = "journal"
 _COMPLETE = "complete"
+# The folders an undo is about to create (the user removed them since the apply), written into
+# the entry before the first is made: an undo killed then leaves them empty, and the next
+# command's recovery removes those still empty (issue 28, item 10). A finished undo drops the
+# entry, file and all.
+UNDO_DIRS = "undo-dirs.json"
 _GITIGNORE = "# kopipasta's state (undo journal): never committed\n*\n"
 _ENTRY_NAME = lazy_compile(r"^(\d{6,})-\d+$")
 _STAGING_PREFIX = ".staging-"
@@ -516,13 +521,52 @@ def _written_through(root_fd: int, journal_fd: int, entry: str) -> bool:
 
 
 def _remove_undo_temporaries(root_fd: int, journal_fd: int, entry: str) -> None:
-    """Temporaries an undo of `entry` left when it was killed."""
+    """Temporaries an undo of `entry` left when it was killed, and the folders it made for them."""
     try:
         files = read_manifest(journal_fd, entry)
     except JournalError:
         return
     for item in files:
         _remove_temporaries(root_fd, item["path"], entry)
+    _remove_undo_dirs(root_fd, journal_fd, entry)
+
+
+def record_undo_dirs(journal_fd: int, entry: str, folders: Sequence[str]) -> None:
+    """Write UNDO_DIRS into `entry` (synced) before the undo makes any of `folders`."""
+    fd = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=journal_fd)
+    try:
+        beneath.unlink_quietly(fd, UNDO_DIRS)  # an earlier undo's, killed before it made them
+        beneath.write_temporary(fd, UNDO_DIRS, json.dumps(sorted(folders)).encode(), 0o600)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _remove_undo_dirs(root_fd: int, journal_fd: int, entry: str) -> None:
+    try:
+        fd = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=journal_fd)
+    except OSError:
+        return
+    try:
+        if beneath.lstat_at(fd, UNDO_DIRS) is None:
+            return
+        try:
+            folders = json.loads(beneath.read_at(fd, UNDO_DIRS, UNDO_DIRS)[0])
+        except (OSError, ValueError, RecursionError, PatchError):
+            folders = None
+        if isinstance(folders, list):  # tampered entries are checked like a manifest's created_dirs
+            plain = [f for f in folders if isinstance(f, str) and f and "\x00" not in f and _plain(f)]
+            transaction.remove_empty_dirs(root_fd, plain)
+        beneath.unlink_quietly(fd, UNDO_DIRS)
+    finally:
+        os.close(fd)
+
+
+def _plain(relative: str) -> bool:
+    try:
+        return normalise(relative) == relative
+    except PatchError:
+        return False
 
 
 def _remove_temporaries(root_fd: int, relative: str, entry: str) -> None:

@@ -22,6 +22,7 @@ from kopipasta.disk.journal import (
     Project,
     entry_names,
     open_journal,
+    record_undo_dirs,
     remove_flat_dir,
     writing,
 )
@@ -32,6 +33,7 @@ from kopipasta.disk.manifest import (
     read_blobs,
     read_manifest,
 )
+from kopipasta.disk.shown_path import os_error_text
 from kopipasta.disk.workspace import new_file_mode
 from kopipasta.errors import PatchError
 from kopipasta.model import FileChange
@@ -63,7 +65,7 @@ def undo_newest(root: Path, *, force: bool = False, entry: str | None = None) ->
     except PatchError as error:  # a folder of a journaled file became a symlink since the checks
         raise JournalError(f"Cannot undo: {error.message} — nothing was changed") from None
     except OSError as error:
-        raise JournalError(f"Cannot undo: {error.filename or ''} {error.strerror or error}".replace("  ", " ")) from None
+        raise JournalError(f"Cannot undo: {os_error_text(root, error)}") from None
 
 
 def _undo(project: Project, *, force: bool, entry: str | None) -> UndoResult:
@@ -84,7 +86,9 @@ def _undo(project: Project, *, force: bool, entry: str | None) -> UndoResult:
         writes, changed = _undo_writes(project.root_fd, files, befores)
         if changed and not force:
             raise ChangedSince(f"Refusing to undo: changed since that apply: {', '.join(changed)}", tuple(changed))
-        _refuse_many_folders(project.root, name, writes)
+        missing = _refuse_many_folders(project.root, name, writes)
+        if missing:  # recorded first: an undo killed after making them leaves them for recovery
+            record_undo_dirs(journal_fd, name, missing)
         try:
             transaction.commit(project.root_fd, writes, name + "-undo", new_file_mode())
         except transaction.CommitError as error:
@@ -107,8 +111,8 @@ def _undo(project: Project, *, force: bool, entry: str | None) -> UndoResult:
 MAX_FOLDERS_UNDO_CREATES = 64
 
 
-def _refuse_many_folders(root: Path, entry: str, writes: list[transaction.FileWrite]) -> None:
-    """Refuse before writing when restoring would create more than MAX_FOLDERS_UNDO_CREATES folders.
+def _refuse_many_folders(root: Path, entry: str, writes: list[transaction.FileWrite]) -> list[str]:
+    """The folders restoring would create; refused before writing when more than MAX_FOLDERS_UNDO_CREATES.
 
     The paths were checked (manifest.check_path): relative, normal, no symlink on the
     way, so a folder that is not a directory under the root is one the commit would make.
@@ -130,6 +134,7 @@ def _refuse_many_folders(root: Path, entry: str, writes: list[transaction.FileWr
                 "that are not there now; its journal entry does not look like an apply's — "
                 f"inspect {STATE_DIR}/journal/{entry}/manifest.json, or remove that entry"
             )
+    return sorted(missing)
 
 
 def _undo_writes(

@@ -124,7 +124,47 @@ def resolve_real(root: Path, relative: str) -> str:
     inside = resolved[len(real_root.rstrip("/")) + 1 :]
     if _forbidden(inside.split("/")):
         raise ConfinementError(f"Refusing path {relative}: it resolves into .git/ or .kopipasta/")
+    twin = None if inside.isascii() else _twin_spelling(real_root, inside)
+    if twin is not None:
+        raise ConfinementError(
+            f"Refusing path {relative}: the project's {twin} is the same name in another Unicode form "
+            f"({_form(twin)} there, {_form(inside)} here), and two names that look the same cannot be told apart",
+            f"write the path as the project spells it ({_form(twin)})",
+        )
     return inside
+
+
+def _form(text: str) -> str:
+    if unicodedata.is_normalized("NFC", text):
+        return "composed, NFC"
+    return "decomposed, NFD" if unicodedata.is_normalized("NFD", text) else "mixed"
+
+
+def _twin_spelling(real_root: str, inside: str) -> str | None:
+    """The existing path that `inside` spells with other code points (NFC vs NFD), or None.
+
+    `café.py` written with a combining accent (NFD, as macOS writes names) is a different
+    name on Linux: an apply would create a second `café.py` beside the project's, and a
+    tampered journal naming the other spelling makes `undo --force` write the wrong one
+    of two files that look alike (issue 28, item 10). A folder holding both spellings is
+    refused whichever is named: a person reading the report cannot tell which it was.
+    """
+    folder = real_root
+    parts = inside.split("/")
+    for index, part in enumerate(parts):
+        if part.isascii():  # an ASCII name has one spelling, and no other form equals it
+            folder = os.path.join(folder, part)
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:  # not a folder (yet): nothing there to look alike
+            return None
+        composed = unicodedata.normalize("NFC", part)
+        for name in names:
+            if name != part and not name.isascii() and unicodedata.normalize("NFC", name) == composed:
+                return "/".join([*parts[:index], name])
+        folder = os.path.join(folder, part)
+    return None
 
 
 def confine(root: Path, relative: str) -> Path:

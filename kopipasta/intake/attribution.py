@@ -37,6 +37,8 @@ _INFO_ATTRIBUTE = lazy_compile(
 )
 # `python:src/app.py`: a language word, a colon, a path (a `C:` drive letter is no language).
 _LANGUAGE_COLON_PATH = lazy_compile(r"^(?P<language>[A-Za-z][\w+#\-]*):(?P<path>[^ \t]+)$")
+# A fence's language word: `python`, `c++`, `objective-c`, `c#` (no dot, slash, colon or `=`).
+_LANGUAGE_WORD = lazy_compile(r"^[A-Za-z][\w+#\-]*$")
 # The extension of a path named by an info string alone: letters in it (`python3.11` is no file).
 _EXTENSION = lazy_compile(r"\.[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$")
 
@@ -73,6 +75,8 @@ def read_info_string(info: str) -> InfoString:
         return InfoString(language, path, (), None)
     colon = _LANGUAGE_COLON_PATH.match(first)
     if colon is not None and len(colon["language"]) > 1:
+        if len(words) > 1:  # `python:x<TAB>y.py`, `python:a b.py`: the path goes on past whitespace
+            return InfoString(colon["language"], None, (), None)
         path = _as_path(colon["path"])
         if path is not None:
             return InfoString(colon["language"], path, (), None)
@@ -80,7 +84,15 @@ def read_info_string(info: str) -> InfoString:
         path = _as_path(first)
         if path is not None:
             return InfoString("", path, (), None)
-    if len(words) == 2 and ("/" in words[1] or _EXTENSION.search(words[1])):
+    # `python src/app.py`: a language word, spaces, a path. A tab there, or a first word that is
+    # no language word (`x.py<TAB>y.py`, `a.b y.py`), is a name with whitespace inside, not a
+    # language and a file `y.py` (issue 28, item 10).
+    if (
+        len(words) == 2
+        and "\t" not in info
+        and _LANGUAGE_WORD.match(first)
+        and ("/" in words[1] or _EXTENSION.search(words[1]))
+    ):
         path = _as_path(words[1])
         if path is not None:
             return InfoString(first, path, (), None)

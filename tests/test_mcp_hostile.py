@@ -1,0 +1,91 @@
+"""The MCP server, driven by the SDK's client, against what a hostile project or a race does (issue 28, item 10).
+
+(a) a folder symlinked out of the root lists nothing of what is outside: no name, no
+per-file refusal; (b) a root removed or replaced while the server runs is refused in one
+line that names "the project root", never the machine's absolute path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from test_mcp_server import serve, text_of  # noqa: E402
+
+CART = "def total():\n    return 1\n"
+
+
+def _everything(result: Any) -> str:
+    return text_of(result) + json.dumps(result.structured_content, ensure_ascii=False)
+
+
+def test_a_folder_symlinked_out_of_the_root_lists_nothing_of_it(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "m.py").write_text(CART)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for index in range(3):
+        (outside / f"secret{index}.py").write_text(f"TOKEN{index} = 'x'\n")
+    (root / "src" / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "linked_top").symlink_to(outside, target_is_directory=True)
+    (root / "src" / "one.py").symlink_to(outside / "secret0.py")
+    seen: dict[str, Any] = {}
+
+    async def session(client: Any) -> None:
+        for paths in (["src"], ["."], ["src/*"], ["**/*.py"]):
+            seen[",".join(paths)] = await client.call_tool("list_definitions", {"paths": paths})
+        seen["linked"] = await client.call_tool("list_definitions", {"paths": ["linked_top"]})
+
+    serve(root, session)
+    for key in ("src", ".", "src/*", "**/*.py"):
+        result = seen[key]
+        assert not result.is_error, text_of(result)
+        assert [f["file"] for f in result.structured_content["files"]] == ["src/m.py"], key
+        assert "secret" not in _everything(result) and "TOKEN" not in _everything(result)
+    # The link named alone: one line, as for an empty folder; nothing of what is behind it.
+    assert text_of(seen["linked"]) == "linked_top: matched no text file"
+    assert "secret" not in _everything(seen["linked"])
+
+
+@pytest.mark.parametrize("gone", ["moved", "removed", "a file"])
+def test_a_root_gone_while_serving_is_refused_without_the_machines_path(tmp_path: Path, gone: str) -> None:
+    root = tmp_path / "project"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "cart.py").write_text(CART)
+    (root / "p.json").write_text('{"a": 0}\n')
+    results: list[Any] = []
+
+    async def session(client: Any) -> None:
+        first = await client.call_tool("replace_definition", {"file": "app/cart.py", "target": "total", "code": "def total():\n    return 2\n"})
+        assert not first.is_error, text_of(first)
+        os.rename(root, tmp_path / "elsewhere")
+        if gone == "removed":
+            shutil.rmtree(tmp_path / "elsewhere")
+        elif gone == "a file":
+            root.write_text("not a folder\n")
+        calls = [
+            ("list_definitions", {"paths": ["app"]}),
+            ("read_definition", {"file": "app/cart.py", "target": "total"}),
+            ("replace_definition", {"file": "app/cart.py", "target": "total", "code": "def total():\n    return 3\n"}),
+            ("set_value", {"file": "p.json", "path": "a", "value": 1}),
+            ("undo", {}),
+        ]
+        for name, arguments in calls:
+            results.append(await client.call_tool(name, arguments))
+
+    serve(root, session)
+    reason = "Not a directory" if gone == "a file" else "No such file or directory"
+    for result in results[:4]:
+        assert result.is_error
+        assert text_of(result) == f"Cannot complete the call: the project root: {reason} — check the path and its permissions"
+    assert text_of(results[4]) == f"Cannot undo: the project root: {reason}"
+    for result in results:
+        assert str(tmp_path) not in _everything(result)
