@@ -181,3 +181,20 @@ def test_paths_with_visible_unicode_are_fine(tmp_path: Path) -> None:
     assert (tmp_path / "données" / "café.py").read_text() == "x = 1\n"
     assert leftovers(tmp_path) == []
     assert snapshot(tmp_path) == {"données/": "dir", "données/café.py": b"x = 1\n"}
+
+
+def test_a_whole_yaml_file_of_aliases_past_the_budget_is_never_written_over_the_file(tmp_path: Path) -> None:
+    """A "complete file" whose aliases expand past the budget cannot be compared with the file,
+    so whether it drops keys cannot be told: it is refused, and the other service stays."""
+    compose = 'services:\n  web:\n    image: nginx\n    ports:\n      - "80:80"\n  db:\n    image: postgres\n'
+    (tmp_path / "compose.yaml").write_text(compose)
+    bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+    for level in range(1, 12):
+        previous, name = chr(96 + level), chr(97 + level)
+        bomb.append(f"{name}: &{name} [{','.join([f'*{previous}'] * 9)}]")
+    body = "services:\n  web:\n    image: nginx:1.25\n" + "\n".join(bomb) + "\n"
+    reply = f"Here is the complete `compose.yaml`:\n\n```yaml\n# compose.yaml\n{body}```\n"
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply, timeout=60)
+    assert result.returncode == 1
+    assert "expands its aliases too far to compare its values" in result.stdout
+    assert (tmp_path / "compose.yaml").read_text() == compose

@@ -43,6 +43,10 @@ class NotAFragment(Exception):
         self.reason = reason
 
 
+class AliasesTooFar(NotAFragment):
+    """A side whose YAML aliases expand past the budget: its keys cannot be compared at all."""
+
+
 # Not a mapping on one side: the reading's own reason ("it is one string, and the file holds
 # an object") says more than this, and stands (code/edit/operations.py).
 NOT_A_MAPPING = "it is not a mapping of the file's keys"
@@ -58,12 +62,15 @@ class Applied:
 def left_out(kind: str, source: str, payload: str, *, file: str) -> list[str] | None:
     """The paths of the file's keys, in the mappings the block restates, that the block leaves out.
 
-    None when either side does not load as one mapping (the caller judges it by its lines).
+    None when either side does not load as one mapping (the caller judges it by its lines);
+    AliasesTooFar when one does but its aliases expand past the budget (nothing can be told).
     """
     jsonc = kind == "JSON" and _allows_comments(file)
     try:
         have = _load(kind, source, what="the file", jsonc=jsonc, file=file)
         sent = _load(kind, payload, what="the block", bare_pairs=kind == "JSON", jsonc=jsonc, file=file)
+    except AliasesTooFar:
+        raise
     except NotAFragment:
         return None
     if not isinstance(have, dict) or not isinstance(sent, dict):
@@ -224,7 +231,7 @@ def _load(kind: str, text: str, *, what: str, bare_pairs: bool = False, jsonc: b
     for seen, result in _LOADED:
         if seen == key:
             if isinstance(result, NotAFragment):
-                raise NotAFragment(result.reason)
+                raise type(result)(result.reason)
             return result
     try:
         result = _load_once(kind, text, what=what, bare_pairs=bare_pairs, jsonc=jsonc, file=file)
@@ -233,7 +240,7 @@ def _load(kind: str, text: str, *, what: str, bare_pairs: bool = False, jsonc: b
     _LOADED.insert(0, (key, result))
     del _LOADED[2:]  # one block's two texts: a server does not keep more alive between calls
     if isinstance(result, NotAFragment):
-        raise NotAFragment(result.reason)
+        raise type(result)(result.reason)
     return result
 
 
@@ -257,7 +264,7 @@ def _load_once(kind: str, text: str, *, what: str, bare_pairs: bool, jsonc: bool
             if len(graphs) != 1:
                 raise NotAFragment(f"{what} holds {len(graphs)} YAML documents")
             if too_many_aliases(graphs, text):
-                raise NotAFragment(f"{what} expands its aliases too far to compare its values")
+                raise AliasesTooFar(f"{what} expands its aliases too far to compare its values")
             return construct(graphs[0])
         if sys.version_info >= (3, 11):
             import tomllib

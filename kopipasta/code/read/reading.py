@@ -281,10 +281,13 @@ def _data_whole(path: str, old: str, payload: str, prose: str) -> OpaqueVerdict 
     mappings it restates, or the prose says each one it leaves out is removed; None when
     either side does not load as one mapping (then it is judged by its keys' lines)."""
     from kopipasta import data as data_formats
-    from kopipasta.data.fragment import left_out
+    from kopipasta.data.fragment import AliasesTooFar, left_out
 
     kind = data_formats.format_of(path)
-    missing = left_out(kind, old, payload, file=path) if kind is not None else None
+    try:
+        missing = left_out(kind, old, payload, file=path) if kind is not None else None
+    except AliasesTooFar as too_far:  # whether it drops keys cannot be told: never the whole file
+        return OpaqueVerdict(False, too_far.reason, _DATA_HINT)
     if missing is None:
         return None
     missing = list(not_said_removed(missing, prose))
