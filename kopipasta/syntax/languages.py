@@ -74,6 +74,9 @@ class LanguageSpec:
     embedding: Embedding | None = None
     # Further query files whose patterns add to query_file's (Vue's Options API, for a <script>).
     extra_queries: tuple[str, ...] = ()
+    # Definitions named by a selector, not an identifier (CSS rules, HTML ids): their names are
+    # spelled canonically (markup_names.py), and found by listing, not by searching the bytes.
+    markup_names: bool = False
 
     # The fields below serve the languages of issue 8; docs/decisions/code-languages.md
     # ("Languages beyond Python and JS/TS") says what each one means.
@@ -114,6 +117,8 @@ class Embedding:
     lang_grammars: tuple[tuple[str, str], ...] = ()
     # Query files added to the code language's own (queries/…).
     extra_queries: tuple[str, ...] = ()
+    # Host elements holding CSS (an HTML page's `<style>`): a second view, for the rules' targets.
+    style_types: tuple[str, ...] = ()
 
 
 PYTHON = LanguageSpec(
@@ -425,7 +430,8 @@ SVELTE = LanguageSpec(
     embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
 )
 
-# A page's `<script>` elements are one JavaScript program, as a component's are (issue 25).
+# A page's `<script>` elements are one JavaScript program, as a component's are, and its
+# `<style>` elements one stylesheet (issue 25).
 HTML = LanguageSpec(
     name="HTML",
     grammar="html",
@@ -434,7 +440,42 @@ HTML = LanguageSpec(
     string_types=(),
     wrapper_types=(),
     prefix_types=(),
-    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
+    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS, style_types=("style_element",)),
+)
+
+# Rules by selector, block at-rules by prelude, @keyframes by name (issue 25, markup_names.py).
+CSS = LanguageSpec(
+    name="CSS",
+    grammar="css",
+    query_file="css.scm",
+    extensions=(".css",),
+    string_types=("string_value",),
+    wrapper_types=(),
+    prefix_types=(),
+    line_comments=(),
+    decorator_line=_NO_DECORATORS,
+    payload_wrappers=(),
+    body_types=("block",),
+    import_types=("import_statement",),
+    markup_names=True,
+)
+
+# An HTML page's markup, where an element with an `id` is a definition (issue 25). Not a row of
+# LANGUAGES: a page is the HTML row, whose element targets run on this spec (embedded.py).
+HTML_MARKUP = LanguageSpec(
+    name="HTML",
+    grammar="html",
+    query_file="html.scm",
+    extensions=(".html", ".htm"),
+    string_types=("raw_text",),
+    wrapper_types=(),
+    prefix_types=(),
+    line_comments=(),
+    block_comments=(("<!--", "-->"),),
+    decorator_line=_NO_DECORATORS,
+    payload_wrappers=(),
+    import_types=(),
+    markup_names=True,
 )
 
 LANGUAGES = (
@@ -459,6 +500,7 @@ LANGUAGES = (
     VUE,
     SVELTE,
     HTML,
+    CSS,
 )
 
 
@@ -478,7 +520,6 @@ def language_for_path(path: str) -> LanguageSpec | None:
 # versions our queries are tested against), and the function that gives its language.
 # Vue has no wheel: its single-file components parse with the HTML grammar, whose
 # `script_element`, `start_tag` and `end_tag` are all embedded.py reads of the host.
-# HTML and CSS are here for the languages that will use them.
 GRAMMAR_PACKAGES: dict[str, tuple[str, str]] = {
     "python": ("tree_sitter_python", "language"),
     "javascript": ("tree_sitter_javascript", "language"),

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta.code.find.definitions import Definition
+from kopipasta.code.find.definitions import MARKUP_KINDS, Definition
 from kopipasta.code.find.shown import shown_name
 from kopipasta.errors import AmbiguousTarget, PatchError, PayloadError, TargetNotFound
 from kopipasta.startup.lazy_pattern import lazy_compile
+from kopipasta.syntax import markup_names
 
 if TYPE_CHECKING:
     from kopipasta.code.find.document import Document
@@ -39,6 +40,12 @@ KINDS = (
     "object",
     "extension",
     "macro",
+    # issue 25: CSS and HTML pages (markup_target.py)
+    "rule",
+    "media",
+    "at-rule",
+    "keyframes",
+    "element",
 )
 
 # What models write for a kind, mapped to the protocol's word for it.
@@ -79,6 +86,12 @@ KIND_ALIASES = {
     "macro_rules!": "macro",
     "companion object": "object",
     "actor": "class",
+    "selector": "rule",
+    "ruleset": "rule",
+    "css rule": "rule",
+    "style rule": "rule",
+    "at rule": "at-rule",
+    "id": "element",
 }
 
 _KIND_MODIFIERS = frozenset(
@@ -110,9 +123,12 @@ class Target:
     parts: tuple[str, ...]  # the dotted name, split
     ordinal: int | None  # from `name#2`
     parameters: str | None = None  # a parameter list written after the name (`cancel(String)`): "String"
+    markup: bool = False  # a selector, an at-rule or an id (markup_target.py): parts are never split on dots
 
     @property
     def name(self) -> str:
+        if self.markup:
+            return markup_names.nested(self.parts)
         return ".".join(self.parts)
 
     def __str__(self) -> str:
@@ -122,6 +138,11 @@ class Target:
 
 def parse_target(text: str, file: str) -> Target:
     """Read `[kind] name[#n]`, accepting the usual spellings of each kind."""
+    from kopipasta.code.find.markup_target import markup_target
+
+    markup = markup_target(text, file)
+    if markup is not None:
+        return Target(kind=markup.kind, parts=markup.parts, ordinal=markup.ordinal, markup=True)
     cleaned = _plain_name(text.strip().strip("`'\"").strip())
     parameters = None
     written = _PARAMETER_LIST.match(cleaned)
@@ -196,6 +217,8 @@ def _relative_parts(definition: Definition, modules: set[tuple[str, ...]]) -> tu
 
 
 def _qualified_parts(definition: Definition) -> tuple[str, ...]:
+    if definition.kind in MARKUP_KINDS:  # a selector's dots are its own
+        return (*definition.scope, definition.name)
     # A TypeScript `namespace A.B` is one definition named "A.B": split it like the target.
     return tuple(".".join((*definition.scope, definition.name)).split("."))
 
