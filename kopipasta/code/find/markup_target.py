@@ -37,6 +37,8 @@ _ORDINAL = lazy_compile(r"(?<=[^\s#])#(?P<n>\d+)$")
 # `div#sidebar`: an element named by its tag and id is the element of that id.
 _TAGGED_ID = lazy_compile(r"^[A-Za-z][\w\-]*(?=#)")
 _MARKUP_SUFFIXES = (".css",)
+_PAGE_SUFFIXES = (".html", ".htm")
+_SELECTOR_STARTS = (".", "#", "[", ":", "*", "@")
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,12 @@ def markup_target(text: str, file: str) -> MarkupTarget | None:
     match = _KIND.match(written)
     if match is not None and match.group("kind").lower() in _KINDS:
         kind, rest = _KINDS[match.group("kind").lower()], match.group("rest")
-    elif not (PurePosixPath(file).suffix.lower() in _MARKUP_SUFFIXES or written.startswith(("@media", "@keyframes"))):
+    elif not (
+        PurePosixPath(file).suffix.lower() in _MARKUP_SUFFIXES
+        or written.startswith(("@media", "@keyframes"))
+        # In a page, a name that starts as a selector does (`.btn`, `#main`): no script name does.
+        or (PurePosixPath(file).suffix.lower() in _PAGE_SUFFIXES and written.startswith(_SELECTOR_STARTS))
+    ):
         return None
     ordinal = None
     found = _ORDINAL.search(rest)
