@@ -412,6 +412,8 @@ def _not_found(target: Target, definitions: list[Definition], file: str, data: b
             f"the name is {found}",
             f"write `{same_name[0].kind} {shown_name(same_name[0], file, data)}`, or leave out the kind",
         )
+    if target.markup or any(d.kind in MARKUP_KINDS for d in definitions):
+        return _markup_not_found(target, definitions, file)
     # Names as the target writes them: `Inventory.erase` is compared with `Inventory.remove`,
     # not only with `shop.Inventory.remove` and `remove`.
     depth = len(target.parts)
@@ -436,6 +438,25 @@ def _not_found(target: Target, definitions: list[Definition], file: str, data: b
     elif not hint:
         hint = "`kopipasta nodes " + file + "` lists what can be targeted"
     return TargetNotFound(f"{described} not found in {file}", hint)
+
+
+def _markup_not_found(target: Target, definitions: list[Definition], file: str) -> TargetNotFound:
+    """A selector, at-rule or id not in the file: the nearest rules, each as the name that picks it."""
+    markup = [d for d in definitions if d.kind in MARKUP_KINDS]
+    by_name: dict[str, set[str]] = {}
+    for d in markup:
+        by_name.setdefault(d.name, set()).add(d.qualified_name)
+    names = sorted({d.qualified_name for d in markup} | set(by_name))
+    close = [n for n in names if n.lower() == target.name.lower()] or _closest(target.name, names)
+    # A bare selector that several at-rules hold is suggested by the qualified names that pick each.
+    close = list(dict.fromkeys(q for n in close for q in sorted(by_name.get(n, {n}))))[:4]
+    if close:
+        hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    elif not definitions:
+        hint = "the file has no definitions to target"
+    else:
+        hint = "`kopipasta nodes " + file + "` lists what can be targeted"
+    return TargetNotFound(f"`{target.name}` not found in {file}", hint)
 
 
 def _unambiguous(name: str, definitions: list[Definition]) -> list[str]:
