@@ -77,6 +77,10 @@ class LanguageSpec:
     # Definitions named by a selector, not an identifier (CSS rules, HTML ids): their names are
     # spelled canonically (markup_names.py), and found by listing, not by searching the bytes.
     markup_names: bool = False
+    # Statements whose prelude the grammar reads less of than the language has (CSS's
+    # `@media (width >= 600px)`, `@container sidebar (…)`, `@page :first`): an ERROR inside the
+    # prelude, before the statement's block (or its closing `;`), is no syntax error of ours.
+    prelude_types: tuple[str, ...] = ()
 
     # The fields below serve the languages of issue 8; docs/decisions/code-languages.md
     # ("Languages beyond Python and JS/TS") says what each one means.
@@ -458,6 +462,7 @@ CSS = LanguageSpec(
     body_types=("block",),
     import_types=("import_statement",),
     markup_names=True,
+    prelude_types=("media_statement", "supports_statement", "at_rule", "import_statement"),
 )
 
 # An HTML page's markup, where an element with an `id` is a definition (issue 25). Not a row of
@@ -858,6 +863,8 @@ def error_count(spec: LanguageSpec, root: Node) -> int:
     stack = [root]
     while stack:
         node = stack.pop()
+        if node.is_error and spec.prelude_types and _in_prelude(spec, node):
+            continue
         if node.is_error or node.is_missing:
             count += 1
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
@@ -933,6 +940,34 @@ def _depth(node: Node) -> int:
             if depth == 0 or not cursor.goto_parent():
                 return deepest
             depth -= 1
+
+
+def _in_prelude(spec: LanguageSpec, error: Node) -> bool:
+    """An ERROR with nothing MISSING inside an at-rule's prelude, whose block (or `;`) the grammar read."""
+    if error.has_error and any(c.is_missing or c.has_error for c in error.children):
+        return False
+    statement = error.parent
+    while statement is not None and statement.type not in spec.prelude_types:
+        if statement.type in ("block", "stylesheet") or statement.is_error:
+            return False  # inside a block: a declaration or a rule the grammar could not read
+        statement = statement.parent
+    if statement is None or statement.has_error and _missing_below(statement):
+        return False
+    block = next((c for c in statement.children if c.type == "block"), None)
+    if block is not None:
+        return error.end_byte <= block.start_byte
+    last = statement.children[-1] if statement.children else None
+    return last is not None and last.type == ";" and not last.is_missing
+
+
+def _missing_below(node: Node) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.is_missing:
+            return True
+        stack.extend(c for c in current.children if c.has_error or c.is_missing)
+    return False
 
 
 def _visible_missing(root: Node) -> int:
