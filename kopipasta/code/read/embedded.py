@@ -175,6 +175,11 @@ def apply_in_view(
     data = source.data
     view = code_view(host, data, style=style)
     tag = "<style>" if style else "<script>"
+    if style and host.embedding is not None and not host.embedding.style_types:
+        raise TargetNotFound(
+            f"{label} in {source.path}: the <style> of a {host.name} file holds no targets (only an HTML page's does)",
+            "send the whole file instead (FILE and no target)",
+        )
     if view is None:
         raise TargetNotFound(
             f"{label} in {source.path}: the {host.name} file has no {tag} element to patch",
