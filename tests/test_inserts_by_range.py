@@ -71,6 +71,8 @@ def test_the_corpus_is_answered_by_range() -> None:
         if code is None:
             continue
         spec, data = code
+        if spec.markup_names:
+            continue  # a stylesheet is listed whole: a selector's name is not its bytes (markup_names.py)
         tree, listing = _listing(spec, data)
         for container in {d.container for d in listing if d.container}:
             asked += 1
@@ -130,7 +132,7 @@ def test_every_anchor_has_the_listings_siblings(path: Path) -> None:
             _label(path),
             target.qualified_name,
         )
-        if target.container:
+        if target.container and not spec.markup_names:  # a stylesheet is listed whole
             assert fresh._definitions is None  # the member's siblings came without the listing
 
 

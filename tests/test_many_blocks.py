@@ -151,6 +151,7 @@ _SNIPPETS = {
     "a.scala": 'object A {\n  /** doc\n    * more */\n  val s = """a\n    b"""\n  val t = s"""x ${\n  1} y"""\n}\n',
     "a.swift": 'let s = """\n  a\n    b\n  """\n/* one\n   /* nested */\n   two */\nfunc f() {}\n',
     "a.ts": "const s = `a ${/* one\n   two */ 1} b\n  c`;\nconst t = `x ${`inner\n  y`} z`;\n",
+    "a.css": '/* one\n   two */\n.a::after {\n  content: "a\\\n  b";\n}\n',
     "a.py": 'def f():\n    """Doc\n    more."""\n    return f"""{\n  \'\'\'in\n  ner\'\'\'} x\n"""\n',
 }
 

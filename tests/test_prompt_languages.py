@@ -48,6 +48,9 @@ SAMPLES: dict[str, tuple[str, str]] = {
             "  methods: {\n    greet(name) {\n      return `Hello, ${name}`;\n    },\n  },\n};\n</script>\n"),
     "Svelte": ("src/Greeting.svelte", '<script>\n  export let name = "world";\n\n  function greet() {\n'
                "    return `Hello, ${name}`;\n  }\n</script>\n\n<p>{greet()}</p>\n"),
+    "CSS": ("src/styles.css", ".btn {\n  padding: 4px 8px;\n}\n\n@media (max-width: 600px) {\n  .btn {\n    padding: 2px;\n  }\n}\n"),
+    "HTML": ("index.html", '<!doctype html>\n<html>\n<head>\n  <style>\n    .btn {\n      padding: 4px 8px;\n    }\n  </style>\n'
+             '</head>\n<body>\n  <nav id="menu">\n    <a href="/">Home</a>\n  </nav>\n</body>\n</html>\n'),
     "JSON": ("package.json", '{\n  "name": "app",\n  "scripts": {\n    "test": "vitest run"\n  }\n}\n'),
     "YAML": ("docker-compose.yml", 'services:\n  web:\n    image: nginx\n    ports:\n      - "8080:80"\n'),
     "TOML": ("pyproject.toml", '[project]\nname = "app"\n\n[tool.ruff]\nline-length = 100\n'),

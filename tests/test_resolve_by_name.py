@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from kopipasta.code.find.definitions import Definition, list_definitions
+from kopipasta.code.find.definitions import MARKUP_KINDS, Definition, list_definitions
 from kopipasta.code.find.document import Document, in_memory
 from kopipasta.code.find.resolve import (
     Target,
@@ -113,7 +113,11 @@ def test_name_first_resolves_as_the_full_listing(name: str, spec: LanguageSpec, 
     # With the payload that restates one of them, a shared name may be settled by its shape.
     for d in definitions:
         payload = data[d.outer_start : d.end].decode("utf-8", "replace")
-        target = Target(None, tuple(d.qualified_name.split(".")), None)
+        target = (
+            Target(None, (*d.scope, d.name), None, markup=True)  # a selector is not split on its dots
+            if d.kind in MARKUP_KINDS
+            else Target(None, tuple(d.qualified_name.split(".")), None)
+        )
         expected = _outcome(lambda t=target, p=payload: resolve_with_payload(t, definitions, name, data, p, overloads=spec.has_overloads))
         actual = _outcome(
             lambda t=target, p=payload: resolve_with_payload_in(

@@ -36,7 +36,9 @@ from kopipasta.syntax.languages import (
     BASH,
     CPP,
     CSHARP,
+    CSS,
     GO,
+    HTML,
     JAVA,
     JAVASCRIPT,
     KOTLIN,
@@ -113,6 +115,13 @@ _INFO_STRINGS = {
 _PYTHON_RANKS = {"method": 0, "function": 1, "class": 2}
 _SCRIPT_RANKS = {"function": 0, "method": 1, "interface": 2, "type": 2, "class": 3}
 _CODE_RANKS = {"method": 0, "function": 1, "constructor": 2, "struct": 3, "class": 3}
+_CSS_RANKS = {"rule": 0, "media": 1, "keyframes": 2}
+# A page teaches its <style> rules first, then its elements by id, then its script.
+_PAGE_RANKS = {"rule": 0, "element": 1, "function": 2}
+# How a directive line closes where the comment is a block comment (`/* FILE: x */`).
+_CLOSERS = {"/*": " */", "<!--": " -->"}
+# The comment a page's directives take, by what the block restates (<style>, markup, <script>).
+_PAGE_COMMENTS = {"rule": "/*", "media": "/*", "at-rule": "/*", "keyframes": "/*", "element": "<!--"}
 
 
 class TemplateProblem(PatchError):
@@ -307,6 +316,20 @@ _GROUPS = (
         _SCRIPT_RANKS,
         ("svelte", "src/Greeting.svelte", "TARGET_NODE", "function greet",
          "function greet() {\n  return `Hello, ${name}`;\n}"),
+    ),
+    _Group(
+        "CSS",
+        "/*",
+        (CSS,),
+        _CSS_RANKS,
+        ("css", "src/styles.css", "TARGET_NODE", "rule .btn", ".btn {\n  padding: 4px 8px;\n}"),
+    ),
+    _Group(
+        "HTML",
+        "/*",
+        (HTML,),
+        _PAGE_RANKS,
+        ("html", "index.html", "TARGET_NODE", "rule .btn", ".btn {\n  padding: 4px 8px;\n}"),
     ),
 )
 _JSON_GENERIC = ("json", "package.json", "TARGET_PATH", "scripts", '{\n  "test": "vitest run"\n}')
@@ -577,7 +600,8 @@ def _forms(
     target = f"{definition.kind} {name}" if directive == "TARGET_NODE" else name
     # At the left margin first (it lands at the right depth anyway), as written if that fails.
     payloads = [_to_margin(payload, indent.decode("utf-8")), payload] if indent else [payload]
-    return [_example(group.comment, source.path, directive, target, p) for p in payloads]
+    comment = _PAGE_COMMENTS.get(definition.kind, "//") if group.specs == (HTML,) else group.comment
+    return [_example(comment, source.path, directive, target, p) for p in payloads]
 
 
 def _to_margin(payload: str, indent: str) -> str:
@@ -609,9 +633,11 @@ def _json_value_text(data: bytes, pair: Definition) -> str | None:
 
 
 def _example(comment: str, file: str, directive: str, target: str, payload: str) -> Example:
-    info = _info(file) or "text"
+    info = {"/*": "css", "<!--": "html", "//": "javascript"}.get(comment, "html") if file.endswith((".html", ".htm")) else (
+        _info(file) or "text"
+    )
     fence = fence_for(payload)
-    block = f"{fence}{info}\n{comment} FILE: {file}\n{comment} {directive}: {target}\n{payload}\n{fence}"
+    block = f"{fence}{info}\n{_directive(comment, 'FILE', file)}\n{_directive(comment, directive, target)}\n{payload}\n{fence}"
     language = _language_of(file) or ""
     return Example(language, file, directive, target, block, real=True)
 
@@ -622,8 +648,13 @@ def _generic_example(language: str) -> Example:
         language, _DATA_GENERIC["JSON"])
     info, file, directive, target, payload = generic
     fence = fence_for(payload)
-    block = f"{fence}{info}\n{comment} FILE: {file}\n{comment} {directive}: {target}\n{payload}\n{fence}"
+    block = f"{fence}{info}\n{_directive(comment, 'FILE', file)}\n{_directive(comment, directive, target)}\n{payload}\n{fence}"
     return Example(language, file, directive, target, block, real=False)
+
+
+def _directive(comment: str, key: str, value: str) -> str:
+    """`# FILE: x`, or in a block comment `/* FILE: x */`."""
+    return f"{comment} {key}: {value}{_CLOSERS.get(comment, '')}"
 
 
 def _applies_unchanged(block: str, root: Path) -> bool:

@@ -74,6 +74,13 @@ class LanguageSpec:
     embedding: Embedding | None = None
     # Further query files whose patterns add to query_file's (Vue's Options API, for a <script>).
     extra_queries: tuple[str, ...] = ()
+    # Definitions named by a selector, not an identifier (CSS rules, HTML ids): their names are
+    # spelled canonically (markup_names.py), and found by listing, not by searching the bytes.
+    markup_names: bool = False
+    # Statements whose prelude the grammar reads less of than the language has (CSS's
+    # `@media (width >= 600px)`, `@container sidebar (…)`, `@page :first`): an ERROR inside the
+    # prelude, before the statement's block (or its closing `;`), is no syntax error of ours.
+    prelude_types: tuple[str, ...] = ()
 
     # The fields below serve the languages of issue 8; docs/decisions/code-languages.md
     # ("Languages beyond Python and JS/TS") says what each one means.
@@ -114,6 +121,8 @@ class Embedding:
     lang_grammars: tuple[tuple[str, str], ...] = ()
     # Query files added to the code language's own (queries/…).
     extra_queries: tuple[str, ...] = ()
+    # Host elements holding CSS (an HTML page's `<style>`): a second view, for the rules' targets.
+    style_types: tuple[str, ...] = ()
 
 
 PYTHON = LanguageSpec(
@@ -425,7 +434,8 @@ SVELTE = LanguageSpec(
     embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
 )
 
-# A page's `<script>` elements are one JavaScript program, as a component's are (issue 25).
+# A page's `<script>` elements are one JavaScript program, as a component's are, and its
+# `<style>` elements one stylesheet (issue 25).
 HTML = LanguageSpec(
     name="HTML",
     grammar="html",
@@ -434,7 +444,43 @@ HTML = LanguageSpec(
     string_types=(),
     wrapper_types=(),
     prefix_types=(),
-    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS),
+    embedding=Embedding(("script_element",), "javascript", _SCRIPT_LANGS, style_types=("style_element",)),
+)
+
+# Rules by selector, block at-rules by prelude, @keyframes by name (issue 25, markup_names.py).
+CSS = LanguageSpec(
+    name="CSS",
+    grammar="css",
+    query_file="css.scm",
+    extensions=(".css",),
+    string_types=("string_value",),
+    wrapper_types=(),
+    prefix_types=(),
+    line_comments=(),
+    decorator_line=_NO_DECORATORS,
+    payload_wrappers=(),
+    body_types=("block",),
+    import_types=("import_statement",),
+    markup_names=True,
+    prelude_types=("media_statement", "supports_statement", "at_rule", "import_statement"),
+)
+
+# An HTML page's markup, where an element with an `id` is a definition (issue 25). Not a row of
+# LANGUAGES: a page is the HTML row, whose element targets run on this spec (embedded.py).
+HTML_MARKUP = LanguageSpec(
+    name="HTML",
+    grammar="html",
+    query_file="html.scm",
+    extensions=(".html", ".htm"),
+    string_types=("raw_text",),
+    wrapper_types=(),
+    prefix_types=(),
+    line_comments=(),
+    block_comments=(("<!--", "-->"),),
+    decorator_line=_NO_DECORATORS,
+    payload_wrappers=(),
+    import_types=(),
+    markup_names=True,
 )
 
 LANGUAGES = (
@@ -459,6 +505,7 @@ LANGUAGES = (
     VUE,
     SVELTE,
     HTML,
+    CSS,
 )
 
 
@@ -478,7 +525,6 @@ def language_for_path(path: str) -> LanguageSpec | None:
 # versions our queries are tested against), and the function that gives its language.
 # Vue has no wheel: its single-file components parse with the HTML grammar, whose
 # `script_element`, `start_tag` and `end_tag` are all embedded.py reads of the host.
-# HTML and CSS are here for the languages that will use them.
 GRAMMAR_PACKAGES: dict[str, tuple[str, str]] = {
     "python": ("tree_sitter_python", "language"),
     "javascript": ("tree_sitter_javascript", "language"),
@@ -817,6 +863,8 @@ def error_count(spec: LanguageSpec, root: Node) -> int:
     stack = [root]
     while stack:
         node = stack.pop()
+        if node.is_error and spec.prelude_types and _in_prelude(spec, node):
+            continue
         if node.is_error or node.is_missing:
             count += 1
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
@@ -892,6 +940,34 @@ def _depth(node: Node) -> int:
             if depth == 0 or not cursor.goto_parent():
                 return deepest
             depth -= 1
+
+
+def _in_prelude(spec: LanguageSpec, error: Node) -> bool:
+    """An ERROR with nothing MISSING inside an at-rule's prelude, whose block (or `;`) the grammar read."""
+    if error.has_error and any(c.is_missing or c.has_error for c in error.children):
+        return False
+    statement = error.parent
+    while statement is not None and statement.type not in spec.prelude_types:
+        if statement.type in ("block", "stylesheet") or statement.is_error:
+            return False  # inside a block: a declaration or a rule the grammar could not read
+        statement = statement.parent
+    if statement is None or statement.has_error and _missing_below(statement):
+        return False
+    block = next((c for c in statement.children if c.type == "block"), None)
+    if block is not None:
+        return error.end_byte <= block.start_byte
+    last = statement.children[-1] if statement.children else None
+    return last is not None and last.type == ";" and not last.is_missing
+
+
+def _missing_below(node: Node) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.is_missing:
+            return True
+        stack.extend(c for c in current.children if c.has_error or c.is_missing)
+    return False
 
 
 def _visible_missing(root: Node) -> int:

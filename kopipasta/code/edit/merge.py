@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta.code.edit.replace import replace_node
-from kopipasta.code.find.definitions import Definition
+from kopipasta.code.find.definitions import MARKUP_KINDS, Definition
 from kopipasta.code.find.resolve import NEW_OVERLOAD_HINT, Target, resolve_with_payload
 from kopipasta.code.imports.import_merge import plan_imports
 from kopipasta.code.imports.imports import apply_edits
@@ -117,7 +117,7 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 text = text_of(plan.lines, payload_members[indices[0]]) if len(indices) == 1 else ""
                 same_scope = [
                     resolve_with_payload(
-                        Target(kind, tuple(qualified.split(".")), None), everywhere, plan.file, plan.original.data, text,
+                        _target(kind, qualified), everywhere, plan.file, plan.original.data, text,
                         overloads=plan.spec.has_overloads,  # as TARGET_NODE picks an overload by its parameters
                     )[0]
                 ]
@@ -282,6 +282,13 @@ def _indented_container(plan: Plan) -> Definition | None:
     (holder,) = holders
     found = [d for d in originals if (*d.scope, d.name) == holder and d.kind in CONTAINER_KINDS]
     return found[0] if len(found) == 1 else None
+
+
+def _target(kind: str, qualified: str) -> Target:
+    """The target that names a payload's definition in the file: dotted, or a selector as it stands."""
+    if kind in MARKUP_KINDS:
+        return Target(kind, (qualified,), None, markup=True)
+    return Target(kind, tuple(qualified.split(".")), None)
 
 
 def _own_name(definition: Definition) -> str:

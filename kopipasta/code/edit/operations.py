@@ -78,17 +78,37 @@ def _code_patch(patch: Patch, document: Document) -> Edit:
 
 
 def _embedded_code(patch: Patch, document: Document) -> Edit:
-    """A Vue/Svelte component: the operation runs on its `<script>` (embedded.py)."""
+    """A Vue/Svelte component or an HTML page: the operation runs on its `<script>` (embedded.py);
+    on a page, a target naming a rule runs on its `<style>`, one naming an element on its markup."""
     from kopipasta.code.read import embedded
 
-    assert document.spec is not None
+    assert document.spec is not None and patch.target is not None
+    target = parse_target(patch.target, patch.file)
+    if target.markup and target.kind == "element":
+        return _markup_code(patch, document)
 
     def run(view: Source, spec: LanguageSpec) -> tuple[bytes, str]:
         edit = _code_patch(patch, Document(view, spec))
         return edit.data, edit.note
 
-    data, note = embedded.apply_in_view(document.spec, document.source, patch.directive, run)
+    data, note = embedded.apply_in_view(document.spec, document.source, patch.directive, run, style=target.markup)
     return Edit(data, None, note)
+
+
+def _markup_code(patch: Patch, document: Document) -> Edit:
+    """An element of an HTML page, by its `id`: the operation runs on the page itself (issue 25)."""
+    from kopipasta.code.read import embedded
+
+    assert document.spec is not None
+    markup = embedded.markup_spec(document.spec)
+    if markup is None:
+        raise UnsupportedFile(
+            f"{patch.directive} in {patch.file}: elements are targeted by id in HTML pages only",
+            "target the script's definitions, or send the whole file",
+        )
+    edit = _code_patch(patch, Document(document.source, markup, root=document.root, tree=document.tree))
+    embedded.check_views(document.spec, patch.file, document.source.data, edit.data)
+    return edit
 
 
 def _code_document(patch: Patch, document: Document) -> LanguageSpec:

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from kopipasta.syntax import markup_names
 from kopipasta.syntax.languages import LanguageSpec, query_matches
 
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ _KIND_FAMILIES = {
     "property": frozenset({"variable"}),
     "object": frozenset({"class"}),
 }
+# Definitions named by a selector or an at-rule's prelude, not an identifier (issue 25): their
+# qualified names nest as CSS does, never split on dots.
+MARKUP_KINDS = frozenset({"rule", "media", "at-rule", "keyframes", "element"})
 _PYTHON_STATEMENT_PARENTS = frozenset({"module", "block", "expression_statement"})
 _PROTOCOL_BASES = frozenset({"Protocol", "typing.Protocol", "typing_extensions.Protocol"})
 _ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
@@ -78,6 +82,8 @@ class Definition:
 
     @property
     def qualified_name(self) -> str:
+        if self.kind in MARKUP_KINDS:  # `@media print { #main }`: selectors hold dots of their own
+            return markup_names.nested((*self.scope, self.name))
         return ".".join((*self.scope, self.name))
 
     def fits(self, kind: str) -> bool:
@@ -118,7 +124,7 @@ def _captures(
     spec: LanguageSpec, root: Node, byte_range: tuple[int, int] | None
 ) -> dict[tuple[int, int, str], _Captured]:
     """Each captured node with the kind of the first pattern that captured it."""
-    return _captured_by_node(query_matches(spec, root, byte_range))
+    return _captured_by_node(query_matches(spec, root, byte_range), markup=spec.markup_names)
 
 
 class _Shape(NamedTuple):
@@ -146,9 +152,12 @@ def _shape(names: tuple[str, ...]) -> _Shape:
 
 
 def _captured_by_node(
-    matches: list[tuple[int, dict[str, list[Node]]]],
+    matches: list[tuple[int, dict[str, list[Node]]]], *, markup: bool = False
 ) -> dict[tuple[int, int, str], _Captured]:
-    """The matches' captured nodes, each with the kind of the first pattern that captured it."""
+    """The matches' captured nodes, each with the kind of the first pattern that captured it.
+
+    `markup`: names are selectors and ids, spelled canonically (markup_names.py).
+    """
     found: dict[tuple[int, int, str], _Captured] = {}
     excluded: set[tuple[int, int, str]] = set()
     for pattern, captures in matches:
@@ -165,14 +174,14 @@ def _captured_by_node(
             key = (node.start_byte, node.end_byte, node.type)
             previous = found.get(key)
             if previous is None or pattern < previous.pattern:
-                found[key] = _captured(pattern, kind, node, names[0], captures, shape)
+                found[key] = _captured(pattern, kind, node, names[0], captures, shape, markup)
     for key in excluded:
         found.pop(key, None)
     return found
 
 
 def _captured(
-    pattern: int, kind: str, node: Node, name: Node, captures: dict[str, list[Node]], shape: _Shape
+    pattern: int, kind: str, node: Node, name: Node, captures: dict[str, list[Node]], shape: _Shape, markup: bool
 ) -> _Captured:
     """One captured definition node, with what the rest of its match says about it."""
     scopes = captures.get("scope")
@@ -187,7 +196,7 @@ def _captured(
         pattern,
         kind,
         node,
-        (name.text or b"").decode("utf-8", "replace"),
+        markup_names.name_of(name) if markup else (name.text or b"").decode("utf-8", "replace"),
         qualifiers,
         shape.also,
         shape.secondary,
@@ -757,7 +766,7 @@ class _RangeCaptures:
 
     def query(self, start: int, end: int) -> list[tuple[int, dict[str, list[Node]]]]:
         matches = query_matches(self.spec, self.root, (start, end))
-        for key, item in _captured_by_node(matches).items():
+        for key, item in _captured_by_node(matches, markup=self.spec.markup_names).items():
             if key[0] < end and start < key[1] and not (
                 self.spec.part_of_types and _part_of_another(self.spec, item.node)
             ):
@@ -791,8 +800,8 @@ def _named_at_occurrences(
     """`definitions_named` (`definitions_ending_in` when `dotted`) from range queries over the name's
     occurrences, or None where that is not exact."""
     needle = _needle(name)
-    if needle is None:
-        return None
+    if needle is None or spec.markup_names:
+        return None  # a selector's name is spelled canonically: its bytes may be spelled otherwise
     root = tree.root_node
     if source is None:
         text = root.text
@@ -883,7 +892,7 @@ def members_of(
     """
     name = container[-1] if container else ""
     needle = _needle(name)
-    if needle is None:
+    if needle is None or spec.markup_names:
         return None
     root = tree.root_node
     if source is None:

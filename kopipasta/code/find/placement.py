@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 # Definitions that hold members: one of these around a member is a wrapper.
 CONTAINER_KINDS = frozenset(
-    {"class", "interface", "enum", "module", "struct", "impl", "trait", "record", "object", "extension"}
+    {"class", "interface", "enum", "module", "struct", "impl", "trait", "record", "object", "extension", "media", "at-rule"}
 )
 
 

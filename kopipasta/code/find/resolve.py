@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta.code.find.definitions import Definition
+from kopipasta.code.find.definitions import MARKUP_KINDS, Definition
 from kopipasta.code.find.shown import shown_name
 from kopipasta.errors import AmbiguousTarget, PatchError, PayloadError, TargetNotFound
 from kopipasta.startup.lazy_pattern import lazy_compile
+from kopipasta.syntax import markup_names
 
 if TYPE_CHECKING:
     from kopipasta.code.find.document import Document
@@ -39,6 +40,12 @@ KINDS = (
     "object",
     "extension",
     "macro",
+    # issue 25: CSS and HTML pages (markup_target.py)
+    "rule",
+    "media",
+    "at-rule",
+    "keyframes",
+    "element",
 )
 
 # What models write for a kind, mapped to the protocol's word for it.
@@ -79,6 +86,12 @@ KIND_ALIASES = {
     "macro_rules!": "macro",
     "companion object": "object",
     "actor": "class",
+    "selector": "rule",
+    "ruleset": "rule",
+    "css rule": "rule",
+    "style rule": "rule",
+    "at rule": "at-rule",
+    "id": "element",
 }
 
 _KIND_MODIFIERS = frozenset(
@@ -110,9 +123,12 @@ class Target:
     parts: tuple[str, ...]  # the dotted name, split
     ordinal: int | None  # from `name#2`
     parameters: str | None = None  # a parameter list written after the name (`cancel(String)`): "String"
+    markup: bool = False  # a selector, an at-rule or an id (markup_target.py): parts are never split on dots
 
     @property
     def name(self) -> str:
+        if self.markup:
+            return markup_names.nested(self.parts)
         return ".".join(self.parts)
 
     def __str__(self) -> str:
@@ -122,6 +138,11 @@ class Target:
 
 def parse_target(text: str, file: str) -> Target:
     """Read `[kind] name[#n]`, accepting the usual spellings of each kind."""
+    from kopipasta.code.find.markup_target import markup_target
+
+    markup = markup_target(text, file)
+    if markup is not None:
+        return Target(kind=markup.kind, parts=markup.parts, ordinal=markup.ordinal, markup=True)
     cleaned = _plain_name(text.strip().strip("`'\"").strip())
     parameters = None
     written = _PARAMETER_LIST.match(cleaned)
@@ -196,6 +217,8 @@ def _relative_parts(definition: Definition, modules: set[tuple[str, ...]]) -> tu
 
 
 def _qualified_parts(definition: Definition) -> tuple[str, ...]:
+    if definition.kind in MARKUP_KINDS:  # a selector's dots are its own
+        return (*definition.scope, definition.name)
     # A TypeScript `namespace A.B` is one definition named "A.B": split it like the target.
     return tuple(".".join((*definition.scope, definition.name)).split("."))
 
@@ -389,6 +412,8 @@ def _not_found(target: Target, definitions: list[Definition], file: str, data: b
             f"the name is {found}",
             f"write `{same_name[0].kind} {shown_name(same_name[0], file, data)}`, or leave out the kind",
         )
+    if target.markup or any(d.kind in MARKUP_KINDS for d in definitions):
+        return _markup_not_found(target, definitions, file)
     # Names as the target writes them: `Inventory.erase` is compared with `Inventory.remove`,
     # not only with `shop.Inventory.remove` and `remove`.
     depth = len(target.parts)
@@ -413,6 +438,25 @@ def _not_found(target: Target, definitions: list[Definition], file: str, data: b
     elif not hint:
         hint = "`kopipasta nodes " + file + "` lists what can be targeted"
     return TargetNotFound(f"{described} not found in {file}", hint)
+
+
+def _markup_not_found(target: Target, definitions: list[Definition], file: str) -> TargetNotFound:
+    """A selector, at-rule or id not in the file: the nearest rules, each as the name that picks it."""
+    markup = [d for d in definitions if d.kind in MARKUP_KINDS]
+    by_name: dict[str, set[str]] = {}
+    for d in markup:
+        by_name.setdefault(d.name, set()).add(d.qualified_name)
+    names = sorted({d.qualified_name for d in markup} | set(by_name))
+    close = [n for n in names if n.lower() == target.name.lower()] or _closest(target.name, names)
+    # A bare selector that several at-rules hold is suggested by the qualified names that pick each.
+    close = list(dict.fromkeys(q for n in close for q in sorted(by_name.get(n, {n}))))[:4]
+    if close:
+        hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    elif not definitions:
+        hint = "the file has no definitions to target"
+    else:
+        hint = "`kopipasta nodes " + file + "` lists what can be targeted"
+    return TargetNotFound(f"`{target.name}` not found in {file}", hint)
 
 
 def _unambiguous(name: str, definitions: list[Definition]) -> list[str]:

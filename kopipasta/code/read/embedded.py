@@ -1,7 +1,10 @@
-"""Code embedded in a host file: the `<script>` of Vue and Svelte components and of HTML pages.
+"""Code embedded in a host file: the `<script>` of Vue and Svelte components and of HTML pages,
+and an HTML page's `<style>` (issue 25).
 
 A host language (`LanguageSpec.embedding`) names the elements that hold code
-and the `lang="…"` values that pick its grammar. Every code operation runs,
+and the `lang="…"` values that pick its grammar; a page's `<style>` elements
+are a second view, a CSS one, which a target naming a rule reaches
+(`view_for`). Every code operation runs,
 unchanged, on a *view* of the file: the host's bytes up to the end of its last
 code element, with every byte outside the code elements turned into a space
 (line breaks kept). Offsets, line and column numbers in the view are the
@@ -24,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from kopipasta.errors import PatchError, PayloadError, SyntaxCheckError, TargetNotFound
 from kopipasta.syntax.languages import (
+    HTML,
+    HTML_MARKUP,
     Embedding,
     LanguageSpec,
     language_for_grammar,
@@ -41,6 +46,7 @@ _NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
 _LANG = re.compile(r"""\blang\s*=\s*["']?([A-Za-z]+)""")
 _TYPE = re.compile(r"""\stype\s*=\s*["']?([^"'\s>]*)""")
 _SCRIPT_TYPES = frozenset({"", "module", "text/javascript", "application/javascript", "text/babel", "text/jsx"})
+_STYLE_TYPES = frozenset({"", "text/css"})
 
 
 @dataclass(frozen=True)
@@ -59,26 +65,30 @@ class CodeView:
     regions: tuple[Region, ...]
 
 
-def regions(host: LanguageSpec, data: bytes) -> list[Region]:
-    """The code elements of the file, in file order."""
+def regions(host: LanguageSpec, data: bytes, *, style: bool = False) -> list[Region]:
+    """The code elements of the file (its `<style>` elements when `style`), in file order."""
     assert host.embedding is not None
     embedding = host.embedding
     found: list[Region] = []
-    for element in nodes_of_types(host, parse(host, data).root_node, embedding.element_types):
+    types = embedding.style_types if style else embedding.element_types
+    if not types:
+        return found
+    for element in nodes_of_types(host, parse(host, data).root_node, types):
         start_tag = next((c for c in element.children if c.type == "start_tag"), None)
         end_tag = next((c for c in element.children if c.type == "end_tag"), None)
         if start_tag is None or end_tag is None:
             continue  # an unclosed element: nothing we could splice back safely
-        if not _holds_script(start_tag):
+        if not _holds_code(start_tag, _STYLE_TYPES if style else _SCRIPT_TYPES):
             continue  # `<script type="application/json">`, a template: no code of ours, left as it is
-        found.append(Region(start_tag.end_byte, end_tag.start_byte, _grammar(embedding, start_tag)))
+        grammar = "css" if style else _grammar(embedding, start_tag)
+        found.append(Region(start_tag.end_byte, end_tag.start_byte, grammar))
     return found
 
 
-def _holds_script(start_tag: Node) -> bool:
-    """Whether the element's `type` (if any) says it holds JavaScript (a page's `<script type="module">`)."""
+def _holds_code(start_tag: Node, types: frozenset[str]) -> bool:
+    """Whether the element's `type` (if any) says it holds our code (a page's `<script type="module">`)."""
     match = _TYPE.search((start_tag.text or b"").decode("utf-8", "replace"))
-    return match is None or match.group(1).lower() in _SCRIPT_TYPES
+    return match is None or match.group(1).lower() in types
 
 
 def _grammar(embedding: Embedding, start_tag: Node) -> str:
@@ -89,9 +99,9 @@ def _grammar(embedding: Embedding, start_tag: Node) -> str:
     return dict(embedding.lang_grammars).get(match.group(1).lower(), embedding.default_grammar)
 
 
-def code_view(host: LanguageSpec, data: bytes) -> CodeView | None:
-    """The file as its code's language sees it, or None when it holds no code element."""
-    found = regions(host, data)
+def code_view(host: LanguageSpec, data: bytes, *, style: bool = False) -> CodeView | None:
+    """The file as its code's language sees it (CSS: its `<style>`), or None when it holds no such element."""
+    found = regions(host, data, style=style)
     if not found:
         return None
     # One parse for all elements (Vue's `<script>` beside `<script setup>`): TypeScript if any is.
@@ -99,7 +109,7 @@ def code_view(host: LanguageSpec, data: bytes) -> CodeView | None:
     grammar = next((g for g in ("tsx", "typescript") if g in grammars), grammars[0])
     code_spec = language_for_grammar(grammar)
     assert code_spec is not None, f"no language row for the embedded grammar {grammar}"
-    spec = replace(code_spec, extra_queries=host.embedding.extra_queries) if host.embedding else code_spec
+    spec = replace(code_spec, extra_queries=host.embedding.extra_queries) if host.embedding and not style else code_spec
     view = bytearray()
     cursor = 0
     for region in found:
@@ -110,13 +120,35 @@ def code_view(host: LanguageSpec, data: bytes) -> CodeView | None:
 
 
 def definitions(host: LanguageSpec, data: bytes) -> list[Definition]:
-    """The definitions in the file's code elements, at their offsets in the file."""
+    """The definitions in the file's code elements (an HTML page's rules and ids too), at their offsets in the file."""
     from kopipasta.code.find.definitions import list_definitions
 
-    view = code_view(host, data)
-    if view is None:
-        return []
-    return list_definitions(view.spec, parse(view.spec, view.data))
+    found: list[Definition] = []
+    for view in (code_view(host, data), code_view(host, data, style=True)):
+        if view is not None:
+            found += list_definitions(view.spec, parse(view.spec, view.data))
+    markup = markup_spec(host)
+    if markup is not None:
+        found += list_definitions(markup, parse(markup, data))
+    return sorted(found, key=lambda d: (d.start, -d.end))
+
+
+def markup_spec(host: LanguageSpec) -> LanguageSpec | None:
+    """The spec under which a page's elements with an `id` are definitions; None for Vue and Svelte."""
+    return HTML_MARKUP if host == HTML else None
+
+
+def check_views(host: LanguageSpec, path: str, old_data: bytes, new_data: bytes) -> None:
+    """The page's `<script>` and `<style>` may not gain syntax errors when its markup changes."""
+    from kopipasta.syntax.check import check_syntax
+
+    check_scripts(host, path, old_data, new_data)
+    new_view = code_view(host, new_data, style=True)
+    if new_view is None:
+        return
+    old_view = code_view(host, old_data, style=True)
+    old = old_view.data if old_view is not None else b""
+    check_syntax(new_view.spec, path, "the page's <style>", old, parse(new_view.spec, old), new_view.data)
 
 
 def check_scripts(host: LanguageSpec, path: str, old_data: bytes, new_data: bytes) -> None:
@@ -136,13 +168,21 @@ def apply_in_view(
     source: Source,
     label: str,
     run: Callable[[Source, LanguageSpec], tuple[bytes, str]],
+    *,
+    style: bool = False,
 ) -> tuple[bytes, str]:
-    """Run a code operation on the file's view; the new file data and the operation's note."""
+    """Run a code operation on the file's view (its `<style>` when `style`); the new file data and the note."""
     data = source.data
-    view = code_view(host, data)
+    view = code_view(host, data, style=style)
+    tag = "<style>" if style else "<script>"
+    if style and host.embedding is not None and not host.embedding.style_types:
+        raise TargetNotFound(
+            f"{label} in {source.path}: the <style> of a {host.name} file holds no targets (only an HTML page's does)",
+            "send the whole file instead (FILE and no target)",
+        )
     if view is None:
         raise TargetNotFound(
-            f"{label} in {source.path}: the {host.name} file has no <script> element to patch",
+            f"{label} in {source.path}: the {host.name} file has no {tag} element to patch",
             "send the whole file instead (FILE and no target)",
         )
     new_view, note = run(source.with_data(view.data), view.spec)
@@ -152,11 +192,11 @@ def apply_in_view(
     region = next((r for r in view.regions if r.start <= start and old_end <= r.end), None)
     if region is None:
         raise PatchError(
-            f"{label} in {source.path}: the change would reach outside the <script> element",
+            f"{label} in {source.path}: the change would reach outside the {tag} element",
             "send the whole file instead (FILE and no target)",
         )
     new_data = data[:start] + new_view[start:new_end] + data[old_end:]
-    _check_elements(host, source.path, label, data, view.regions, new_data, region, new_end - old_end)
+    _check_elements(host, source.path, label, data, view.regions, new_data, region, new_end - old_end, style=style)
     return new_data, note
 
 
@@ -178,19 +218,22 @@ def _check_elements(
     new_data: bytes,
     edited: Region,
     delta: int,
+    *,
+    style: bool = False,
 ) -> None:
     """The host still parses as before, with the same code elements where they belong."""
     expected = [
         (r.start, r.end + delta) if r == edited else ((r.start + delta, r.end + delta) if r.start > edited.start else (r.start, r.end))
         for r in old_regions
     ]
-    found = [(r.start, r.end) for r in regions(host, new_data)]
+    found = [(r.start, r.end) for r in regions(host, new_data, style=style)]
     old_errors = parse(host, old_data).root_node.has_error
     if found != expected or (parse(host, new_data).root_node.has_error and not old_errors):
+        tag = "style" if style else "script"
         raise SyntaxCheckError(
             f"Patch for {label} would break the {host.name} structure of {path}: "
-            "its <script> element would no longer end where it did",
-            "a payload may not hold `</script>` or change the element's tags; nothing was written",
+            f"its <{tag}> element would no longer end where it did",
+            f"a payload may not hold `</{tag}>` or change the element's tags; nothing was written",
         )
 
 

@@ -26,7 +26,10 @@ if TYPE_CHECKING:
 
     from kopipasta.syntax.languages import LanguageSpec
 # Definitions whose body holds members, merged member by member when elided.
-CONTAINER_KINDS = frozenset({"class", "interface", "enum", "module", "struct", "impl", "trait", "record", "object", "extension"})
+# CSS groups rules in `@media` and other block at-rules (issue 25).
+CONTAINER_KINDS = frozenset(
+    {"class", "interface", "enum", "module", "struct", "impl", "trait", "record", "object", "extension", "media", "at-rule"}
+)
 # The wrapper `render.payload_tree` puts around JS/TS class members that do not parse alone.
 
 
