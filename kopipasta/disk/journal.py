@@ -400,7 +400,10 @@ def _afterwards(journal_fd: int, past_history: Sequence[str], replaced: list[int
     import threading
 
     folder = os.dup(journal_fd) if dropping else None
-    threading.Thread(target=_free, args=(folder, list(replaced)), name="kopipasta-free").start()
+    try:
+        threading.Thread(target=_free, args=(folder, list(replaced)), name="kopipasta-free").start()
+    except RuntimeError:  # no thread to be had (a process at its limit): freed here, as before
+        _free(folder, replaced)
 
 
 def _free(journal_fd: int | None, replaced: list[int]) -> None:
