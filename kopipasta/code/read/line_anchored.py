@@ -24,6 +24,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 
+from kopipasta.code.read.line_levels import Levels, shifts
 from kopipasta.code.read.line_plan import (
     FRAME_KINDS,
     BlockDef,
@@ -32,9 +33,7 @@ from kopipasta.code.read.line_plan import (
     Plan,
     Unplaced,
     key,
-    width,
 )
-from kopipasta.code.read.line_levels import Levels, shifts
 from kopipasta.code.read.line_runs import RunWriter
 
 
