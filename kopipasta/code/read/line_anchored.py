@@ -320,7 +320,7 @@ def align(
                 "restate the code in the file's order, or send each change as its own block",
             )
 
-    plan = Plan(shift=shifts(block, file_lines, matched, runs, levels))
+    plan = Plan(shift=shifts(block, file_lines, matched, runs, levels), values=levels.frozen if levels else None)
 
     merge = RunWriter(plan, file_lines, block, bkeys, file_defs, block_defs, removal_said, renamed_said, lo, hi, edges_replace)
     plan.ops.append(("file", 0, lo))

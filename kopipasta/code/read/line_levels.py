@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta.code.layout.indent import Unit, indent_steps, unit_of
@@ -37,6 +37,9 @@ class Levels:
     file: int
     steps: int  # how many times the block's lines step one level of its unit deeper
     frozen: frozenset[int]  # rows starting inside a multi-line string or comment: values, not layout
+    # ... of which those of a docstring, block comment or `<<~` heredoc: row → the row it opens on,
+    # which they move with (as `layout/indent.reindent` does); other strings' lines stay as sent.
+    movers: dict[int, int] = field(default_factory=dict)
 
     def place(self, line: str) -> int:
         """The line's indentation converted to the file's unit; a remainder (alignment) kept as columns."""
@@ -61,20 +64,20 @@ def learn(
         return None
     rows = [r for r, line in enumerate(block) if line.strip() and r not in placeholders]
     unit = unit_of(indent_steps(block[r] for r in rows))
-    if unit is None or _width(unit) == _width(file_unit):
+    if unit is None or unit.text == file_unit.text:
         return None  # the common case, settled without parsing the block again
     from kopipasta.code.layout.render import string_lines
 
-    frozen, _ = string_lines(spec, payload)
+    frozen, movers = string_lines(spec, payload)
     steps = indent_steps(block[r] for r in rows if r not in frozen)
     unit = unit_of(steps)
-    if unit is None or _width(unit) == _width(file_unit):
+    if unit is None or unit.text == file_unit.text:
         return None
     tab = unit.text == "\t"
     for step in steps:
         if (step == "\t") != tab or (not tab and len(step) % len(unit.text)):
             return None  # mixed
-    return Levels(_width(unit), _width(file_unit), steps[unit.text], frozenset(frozen))
+    return Levels(_width(unit), _width(file_unit), steps[unit.text], frozenset(frozen), movers)
 
 
 def run_shifts(
@@ -84,6 +87,7 @@ def run_shifts(
     runs: list[tuple[int, int]],
     place: Callable[[str], int],
     frozen: frozenset[int] = frozenset(),
+    movers: dict[int, int] | None = None,
 ) -> tuple[dict[int, int], int]:
     """Each row's indentation change, block → file, with the rows placed at `place(line)` plus
     their run's base (the most common among its placed lines; the block's, for a run with
@@ -104,12 +108,12 @@ def run_shifts(
     for (a, b), here in zip(runs, per_run, strict=True):
         base = here.most_common(1)[0][0] if here else default
         agreeing += here[base]
-        carried = 0
         for r in range(a, b + 1):
             if r in frozen:
-                delta = carried  # a string's or comment's inner line moves with the line it opens on
+                opener = (movers or {}).get(r)
+                delta = shifts.get(opener, 0) if opener is not None else 0
             else:
-                delta = carried = place(block[r]) + base - width(block[r])
+                delta = place(block[r]) + base - width(block[r])
             if delta:
                 shifts[r] = delta
     return shifts, agreeing
@@ -127,7 +131,7 @@ def shifts(
     plain, plain_agreeing = run_shifts(block, file_lines, matched, runs, width)
     if levels is None:
         return plain
-    converted, agreeing = run_shifts(block, file_lines, matched, runs, levels.place, levels.frozen)
+    converted, agreeing = run_shifts(block, file_lines, matched, runs, levels.place, levels.frozen, levels.movers)
     # Placed lines at two depths tell the ratio of the units: the levels must fit them better,
     # or, when nothing tells (one placed depth), the block must have stepped its unit twice.
     if agreeing > plain_agreeing or (agreeing == plain_agreeing and levels.steps >= 2):
