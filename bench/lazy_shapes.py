@@ -8,7 +8,7 @@ inside a body, the head of a function cut at a placeholder, its tail after
 one, a run of statements with no definition line, an indented method with no
 class line, `-`/`+` lines without `@@`, a changed header or doc comment, a
 function under a new name (the prose says which), a complete file that leaves
-out one import it still uses; and snippets built to be uncertain (the one line
+out one import it still uses, the function with new nesting in another indent unit; and snippets built to be uncertain (the one line
 they anchor on stands twice in the file, their lines come in the other order),
 which only a refusal answers. Each reply is computed from the file's own lines
 and comes with the exact bytes the file must hold after it, or None.
@@ -320,6 +320,85 @@ def whole_missing_import(site: Site, source: SourceFile, rng: random.Random) -> 
     return Reply(_named(site, sent, rng, "Here is the complete file with the change:"), _join(changed))
 
 
+# --- another indent unit ------------------------------------------------------------------------
+
+# A nested statement per language: the opening line and the closing one (None: Python has none).
+_NESTED = {
+    "python": ("if __debug__:", None),
+    "ts/tsx": ("if (debug) {", "}"),
+    "rust": ("if cfg!(debug_assertions) {", "}"),
+    "c++": ("if (debug) {", "}"),
+    "scala": ("if (debug) {", "}"),
+    "lua": ("if debug then", "end"),
+    "go": ("if debug {", "}"),
+    "java": ("if (debug) {", "}"),
+}
+
+
+def _file_unit(site: Site) -> str | None:
+    from kopipasta.code.layout.indent import detect_unit
+
+    unit = detect_unit(site.lines)
+    return unit.text if unit is not None else None
+
+
+def _values(site: Site, text: str) -> tuple[set[int], dict[int, int]]:
+    """The rows of `text` (the site's file, changed) inside multi-line strings and comments, and the
+    docstring/comment rows among them with the row they open on (they move with it)."""
+    from kopipasta.code.layout.render import value_rows
+    from kopipasta.syntax.languages import language_for_path, parse
+
+    spec = language_for_path(site.path)
+    if spec is None:
+        return set(), {}
+    return value_rows(spec, parse(spec, text.encode("utf-8")).root_node)
+
+
+def reindented(site: Site, source: SourceFile, rng: random.Random) -> Reply | None:
+    """The whole function with a new nested statement (`if …` and a line under it), between column-0
+    placeholders, written in another indent unit than the file's: 2 spaces for a 4-space file, 4 for
+    a 2-space one, spaces for a tab file (Go). A careful reader writes it in the file's unit."""
+    unit = _file_unit(site)
+    if unit is None:
+        return None
+    opener, closer = _NESTED[site.language]
+    other = rng.choice(("  ", "    ")) if unit == "\t" else ("    " if unit == "  " else "  ")
+    k = rng.randrange(len(site.statements))
+    row = site.statements[k].row
+    lines = site.lines
+    nested = [site.body_indent + opener, site.body_indent + unit + STATEMENT[site.language].format(name=site.name)]
+    nested += [site.body_indent + closer] if closer else []
+    changed = lines[:row] + nested + lines[row:]
+    last = site.last + len(nested)
+    frozen, movers = _values(site, _join(changed))
+    shown: list[str] = []
+    delta: dict[int, int] = {}  # a row's indentation change, file → reply
+    for r in range(site.first, last + 1):
+        line = changed[r]
+        lead = line[: len(line) - len(line.lstrip(" \t"))]
+        if r in frozen:
+            # A string's lines are its value: kept; a docstring's or block comment's move with their opener.
+            opener_row = movers.get(r)
+            if opener_row is None or opener_row not in delta:
+                shown.append(line)
+                continue
+            moved = len(lead) + delta[opener_row]
+            if moved < 0 or lead.strip(" "):
+                return None
+            shown.append(" " * moved + line[len(lead) :])
+            continue
+        if not line.strip():
+            shown.append("")
+            continue
+        levels, rest = divmod(len(lead), len(unit))
+        if rest or lead != unit * levels:
+            return None  # aligned continuation lines: converting them is a guess either way
+        shown.append(other * levels + line[len(lead) :])
+        delta[r] = len(other * levels) - len(lead)
+    payload = [SLASHES, "", *shown, "", SLASHES]
+    return Reply(_named(site, payload, rng, f"Only debug builds log in {_what(site)}."), _join(changed))
+
+
 # --- built to be uncertain: only a refusal is right ---------------------------------------------------
 
 
@@ -357,6 +436,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("comment-edit", "a changed header comment, or a changed comment above a function", comment_edit),
     Shape("renamed", "the function under a new name, prose says what replaces what", renamed),
     Shape("whole-missing-import", "a complete file that leaves out one import it still uses", whole_missing_import),
+    Shape("reindented", "the function with a new nested `if`, in another indent unit (2 ↔ 4 spaces, spaces for tabs)", reindented),
     Shape("twice-anchor", "one anchor line that stands twice in the file (refuse)", twice_anchor, by_design_uncertain=True),
     Shape("out-of-order", "two lines in the other order than the file's (refuse)", out_of_order, by_design_uncertain=True),
 )

@@ -105,3 +105,17 @@ def test_a_rename_beside_a_restated_neighbour_is_refused() -> None:
 def test_a_whole_file_read_as_the_whole_file_mentions_everything() -> None:
     payload = FILE.replace("\n\ndef other(y):\n    y = int(y)\n    return y * 2\n", "")
     check(patch(payload), payload, "whole file")  # the reading decided: the guard does not second-guess it
+
+
+def test_a_line_anchored_block_may_not_move_a_method_out_of_its_class() -> None:
+    # Each line of the block in the result, in order, and what the placeholder stands for kept: only
+    # the names tell that `put` left `Repo` (a one-shift reading of a 4-space block in a 2-space file
+    # wrote `def total` at column 0 so).
+    from kopipasta.code.read import line_reading
+
+    payload = "class Repo:\n    # ... existing code ...\n    def put(self, key, value):\n        self.items[key] = value\n"
+    before = in_memory(PYTHON, FILE.encode())
+    line_reading.read_block(before, payload)
+    after = FILE.replace("    def put(self, key, value):\n", "def put(self, key, value):\n")
+    with pytest.raises(GuardError, match=r"`Repo\.put` would become `put`, at another nesting"):
+        check_write(patch(payload), before, before.after(after.encode(), None), "merged elision")

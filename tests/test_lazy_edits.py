@@ -4,7 +4,8 @@ bench/lazy_edits.py writes, per shape (`// ... existing code ...` in every
 language, the file's own `# ...` / `-- ...`, column-0 placeholders inside a
 body, partial heads, tails, statement runs, members without their class,
 `-`/`+` runs without `@@`, comment edits, renamed functions, whole files
-missing an import, and snippets built to be uncertain) and per language
+missing an import, a function with new nesting in another indent unit, and
+snippets built to be uncertain) and per language
 (Python, TypeScript/TSX, Rust, C++, Scala, Lua, Go, Java), a seeded sample of
 replies over real files, each knowing the exact bytes its file must hold after
 it, or that only a refusal is right. The engine applies each to a scratch

@@ -7,7 +7,8 @@ where `merge_targeted` itself answers None (and does not fail): it asks the
 same test first, and nothing after it may decide otherwise. Checked three
 ways: on the TARGET_NODE blocks of every fixture reply; on payloads made from
 every definition of the corpus (fixture files, identity samples and corpus):
-as written, elided, with a sibling restated, and inside their container; and
+as written, with a sibling restated, and inside their container (an elided
+one never reaches the merge: it is read line by line, issue 24); and
 by applying every fixture reply with the shortcut forced off, which must give
 the same report, byte for byte.
 """
@@ -50,7 +51,10 @@ def _merge_answer(document: Document, payload: str, target: Definition) -> str:
 
 
 def _check(document: Document, payload: str, target: Definition, seen: Counter[tuple[bool, str]], where: str) -> None:
-    shortcut = only_its_target(read_target_payload(document, payload, target), target)
+    parsed = read_target_payload(document, payload, target)
+    if parsed.placeholders:
+        return  # read line by line (`operations`, issue 24): never asked of the merge
+    shortcut = only_its_target(parsed, target)
     answer = _merge_answer(document, payload, target)
     seen[(shortcut, answer)] += 1
     if shortcut:
@@ -82,7 +86,7 @@ def test_the_shortcut_agrees_with_merge_on_every_fixture_target_node_block() -> 
                 continue
             _check(document, patch.payload, definition, seen, f"{case.name}: {patch.directive}")
     assert seen[(True, "plain")] > 100  # most fixture blocks are plain: the shortcut is taken
-    assert seen[(False, "merged")] > 5  # and the ones that merge reach the merge
+    assert seen[(False, "merged")] > 3  # and the ones that merge (siblings, containers) reach the merge
 
 
 def _distinct_sources() -> list[Path]:
@@ -131,11 +135,6 @@ def _payloads(document: Document, definition: Definition) -> dict[str, str]:
     data = document.data
     own = _text(data, definition.outer_start, definition.end)
     payloads = {"as written": own}
-    lines = own.split("\n")
-    if len(lines) > 2:
-        comment = "#" if document.code_spec.grammar == "python" else "//"
-        indent = lines[1][: len(lines[1]) - len(lines[1].lstrip())]
-        payloads["elided"] = "\n".join([lines[0], f"{indent}{comment} ... existing code ...", *lines[1:]])
     siblings = [
         d
         for d in document.definitions
@@ -169,7 +168,7 @@ def test_the_shortcut_agrees_with_merge_on_payloads_made_from_the_corpus() -> No
                 _check(document, payload, definition, seen, f"{path} {definition.qualified_name} ({form})")
     assert files > 150
     assert seen[(True, "plain")] > 500
-    assert seen[(False, "merged")] > 200  # elisions and siblings reach the merge
+    assert seen[(False, "merged")] > 100  # siblings and containers reach the merge
     assert seen[(False, "fails")] > 0
 
 

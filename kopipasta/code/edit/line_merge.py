@@ -195,9 +195,12 @@ def _written(document: Document, reading: line_reading.Reading) -> bytes:
         if shift and line.strip():
             lead = max(lp.width(line) + shift, 0)
             line = ("\t" * (lead // lp.TAB) + " " * (lead % lp.TAB) if tab else " " * lead) + line.lstrip(" \t")
-        elif tab and line.startswith(" ") and line.strip():
+        elif tab and line.startswith(" ") and line.strip() and (plan.values is None or r not in plan.values):
             lead = lp.width(line)
             line = "\t" * (lead // lp.TAB) + " " * (lead % lp.TAB) + line.lstrip(" \t")
+        elif plan.values is not None and r not in plan.values and not tab and line.startswith("\t") and line.strip():
+            # A tab block for a file indented with spaces, as wide (a tab is TAB): its layout in spaces.
+            line = " " * lp.width(line) + line.lstrip(" \t")
         return line + "\r" if crlf else line
 
     for index, (op, a, b) in enumerate(plan.ops):

@@ -1,8 +1,10 @@
-"""Fragments and elided payloads, merged definition by definition (PROTOCOL.md §6).
+"""Fragments, merged definition by definition (PROTOCOL.md §6).
 
-A payload that is not the whole file — "here is the updated function", a
-class with `# ... existing methods ...`, the whole file sent under a
-TARGET_NODE — is read as members of a container (§6): each definition it
+A payload that is not the whole file and holds no placeholder — "here is the
+updated function", a class restated with only the members that changed, the
+whole file sent under a TARGET_NODE — is read as members of a container (§6).
+A payload with a placeholder never comes here: it is read line by line
+(`line_merge.py`, issue 24). Each definition it
 restates replaces its namesake exactly as TARGET_NODE would (`replace.py`),
 each definition it adds goes beside its restated neighbours (`insert.py`),
 its imports merge into the file's (§4b), and everything it does not mention
@@ -29,9 +31,7 @@ from kopipasta.code.read.members import (
     CONTAINER_KINDS,
     Member,
     comments_left_out,
-    has_placeholder,
     members,
-    only_placeholders,
     squash,
     statements_left_out,
     text_of,
@@ -89,7 +89,7 @@ class Merged:
 def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_members: list[Member]) -> dict[int, Definition | None]:
     """Each payload definition's original, by index in `payload_members`; None for a new one.
 
-    In a container (and in an elided file) a member's namesake is the member of
+    In a container a member's namesake is the member of
     the same name directly in the original container; at the top of a
     fragment it is found the way TARGET_NODE finds a name, at any depth. A
     name the original defines several times maps only when the payload
@@ -129,10 +129,6 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
                 ) from None
             except TargetNotFound as error:
                 raise plan.fail(error.message, error.hint) from None
-        if not same_scope and plan.elided and not scope and kind in CONTAINER_KINDS:
-            same_scope = _inside_namespaces(plan, originals, qualified, kind)
-            if not same_scope and any(has_placeholder(plan.payload, payload_members[i]) for i in indices):
-                same_scope = _nested_container(originals, qualified, kind)
         if not same_scope and not scope and any(_indented_member(plan, payload_members[i]) for i in indices):
             same_scope = _member_namesakes(plan, originals, qualified, name)
         if not same_scope:
@@ -186,42 +182,6 @@ def _namesakes(plan: Plan, scope: tuple[str, ...], any_depth: bool, payload_memb
     return result
 
 
-def _inside_namespaces(plan: Plan, originals: list[Definition], qualified: str, kind: str) -> list[Definition]:
-    """An elided class written at the top of the payload, found inside the namespaces that hold it.
-
-    A reply restates `class ProductsController { // ... }` without the file's `namespace Shop {`
-    (C#, C++) or `module Billing` (Ruby) around it: the class is the one of that name and kind
-    whose enclosing definitions are all namespaces/modules, when it is the only one, as a
-    fragment without placeholders finds it (PROTOCOL.md §6).
-    """
-    modules = {d.qualified_name for d in originals if d.kind == "module"}
-    found = [
-        d
-        for d in originals
-        if d.scope
-        and _own_name(d) == qualified
-        and d.fits(kind)
-        and all(".".join(d.container[: k + 1]) in modules for k in range(len(d.container)))
-    ]
-    if len(found) > 1:
-        lines = ", ".join(str(d.line) for d in found)
-        raise plan.fail(
-            f"'{qualified}' is defined {len(found)} times (lines {lines}), so which one the elided {kind} restates is not certain",
-            f"add `TARGET_NODE: {kind} {found[0].qualified_name}` to the block (or the one you mean)",
-        )
-    return found
-
-
-def _nested_container(originals: list[Definition], qualified: str, kind: str) -> list[Definition]:
-    """An elided class at the payload's column 0 that the file has only nested (a Java `static final class`).
-
-    Its placeholder says it exists: when the file defines one container of that
-    name and kind, at any depth, the payload restates that one (issue 25).
-    """
-    found = [d for d in originals if d.scope and _own_name(d) == qualified and d.fits(kind) and d.kind in CONTAINER_KINDS]
-    return found if len(found) == 1 else []
-
-
 def _indented_member(plan: Plan, member: Member) -> bool:
     """Whether a definition at the payload's top level is a member: indented past the payload's margin.
 
@@ -255,33 +215,6 @@ def _member_namesakes(plan: Plan, originals: list[Definition], qualified: str, n
             f"add `TARGET_NODE: {found[0].qualified_name}` to the block (or the one you mean)",
         )
     return found
-
-
-def _indented_container(plan: Plan) -> Definition | None:
-    """The one container an elided payload of indented members is the body of, if certain.
-
-    `// ... existing code ...`, then methods at their class's indentation: every definition
-    at the payload's top level is indented (`_indented_member`) and none is a top-level
-    name of the file. They are the members of the container that holds the ones they
-    restate, or, when all are new, of the one container in the file that holds functions.
-    Anything less certain is read as before (and a member that would land at the top
-    level is refused by the write guard).
-    """
-    top = [m for m in members(plan.payload, None) or [] if m.kind == "definition" and m.definition is not None]
-    if not top or not all(_indented_member(plan, m) for m in top):
-        return None
-    names = {_own_name(m.definition) for m in top if m.definition is not None}
-    originals = structural(plan.original.definitions)
-    if any(not d.container and _own_name(d) in names for d in originals):
-        return None
-    holders = {d.container for d in originals if d.container and _own_name(d) in names}
-    if not holders:
-        holders = {d.container for d in originals if d.container and d.kind in ("function", "method")}
-    if len(holders) != 1:
-        return None
-    (holder,) = holders
-    found = [d for d in originals if (*d.scope, d.name) == holder and d.kind in CONTAINER_KINDS]
-    return found[0] if len(found) == 1 else None
 
 
 def _target(kind: str, qualified: str) -> Target:
@@ -393,7 +326,7 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
     if payload_members is None or original_members is None:
         raise plan.fail(f"cannot read the members of {what}")
     scope = () if original is None else (*original.scope, original.name)
-    any_depth = original is None and not plan.elided and not plan.siblings_only
+    any_depth = original is None and not plan.siblings_only
     namesakes = _namesakes(plan, scope, any_depth, payload_members)
     all_definitions = plan.original.definitions
 
@@ -402,7 +335,6 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
     statements = {m.text: i for i, m in enumerate(original_members) if m.kind == "statement"}
     last_import = max((i for i, m in enumerate(original_members) if m.kind == "import"), default=None)
     entries: list[tuple[str, int | Definition | None, Member]] = []  # ("anchor", index) | ("gap", None) | ("new", None) | ("skip", None)
-    previous_index = -1
     for index, member in enumerate(payload_members):
         if member.kind == "placeholder":
             entries.append(("gap", None, member))
@@ -410,7 +342,7 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
             if restated is not None:
                 raise plan.fail(f"the payload's line {member.first_row + 1} is an import inside {what}")
             plan.imports.append(text_of(plan.lines, member))
-            entries.append(("anchor" if plan.elided and last_import is not None else "skip", last_import, member))
+            entries.append(("skip", last_import, member))
         elif member.kind == "field":
             same = [i for i, m in enumerate(original_members) if m.kind == "field" and m.key == member.key]
             if not same:
@@ -418,12 +350,6 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
                 continue
             if len(same) > 1:
                 raise plan.fail(f"'{member.key}' is in {what} {len(same)} times, so which one the payload restates is not certain")
-            if plan.elided and same[0] <= previous_index:
-                raise plan.fail(
-                    f"the payload restates '{member.key}' out of the original's order, so where the elided code goes is not certain",
-                    "restate the members in the file's order",
-                )
-            previous_index = same[0] if plan.elided else previous_index
             if original_members[same[0]].text != member.text:
                 assert original is not None
                 plan.steps.append(
@@ -446,24 +372,16 @@ def _plan_container(plan: Plan, original: Definition | None, restated: Definitio
                 continue
             assert member.definition is not None
             anchor = position.get(id(found))
-            if plan.elided and anchor is not None:
-                if anchor <= previous_index:
-                    raise plan.fail(
-                        f"the payload restates '{found.name}' out of the original's order, so where the "
-                        "elided code goes is not certain",
-                        "restate the members in the file's order, or send them as separate TARGET_NODE blocks",
-                    )
-                previous_index = anchor
             # A namesake found deeper (a method sent at column 0) anchors by itself.
             entries.append(("anchor", anchor if anchor is not None else found, member))
             _plan_definition(plan, found, member)
 
-    if original is None and not plan.elided and not any(m.kind == "definition" for m in payload_members):
+    if original is None and not any(m.kind == "definition" for m in payload_members):
         raise plan.fail(
             "the payload holds no definition, so it is neither the whole file nor a change to one",
             "send the definitions that change, or the whole file",
         )
-    if any(kind == "new" for kind, _, _ in entries) and not any(kind == "anchor" and member.kind == "definition" for kind, _, member in entries) and original is None and not plan.elided:
+    if any(kind == "new" for kind, _, _ in entries) and not any(kind == "anchor" and member.kind == "definition" for kind, _, member in entries) and original is None:
         names = ", ".join(
             f"{m.definition.kind} {m.definition.detail} for {m.definition.name}" if m.definition.detail else m.definition.name
             for k, _, m in entries
@@ -492,18 +410,6 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
     name = found.qualified_name
     text = text_of(plan.lines, member)
     is_container = found.kind in CONTAINER_KINDS
-    if has_placeholder(plan.payload, member):
-        if is_container:
-            if _headers_differ(plan, member.definition, found):
-                raise plan.fail(
-                    f"the elided {found.kind} {name} changes its own header line, which a merge by members cannot carry",
-                    f"send the complete {found.kind} with `TARGET_NODE: {found.kind} {name}`",
-                )
-            _plan_container(plan, found, member.definition)
-            return
-        # A function with placeholders never gets here: every block that holds one is read line
-        # by line (line_merge.py, issue 24), which replaced the `anchored` step and anchors.py.
-        raise plan.fail(f"the payload elides part of {found.kind} {name}", f"send the complete {found.kind}")
     explicit = plan.explicit is not None and found.start == plan.explicit.start
     if is_container and not explicit and not _restates_all_members(plan, found, member.definition):
         # A class sent with only the members that changed: the others stay (a block never deletes
@@ -581,27 +487,22 @@ def _run(plan: Plan, document: Document) -> Merged:
 # --- entry points ---------------------------------------------------------------------
 
 
-def merge_file_block(document: Document, payload: str, *, file: str, elided: bool) -> Merged:
-    """A file block that is a fragment (or, `elided`, the file with placeholders) merged into the file."""
+def merge_file_block(document: Document, payload: str, *, file: str) -> Merged:
+    """A file block that is a fragment (no placeholder: those are read line by line) merged into the file."""
     from kopipasta.code.edit.mergeplan import Plan
 
     spec, data = document.code_spec, document.data
-    label = "Elided file block" if elided else "Fragment"
-    hint = (
-        "send the complete file, or TARGET_NODE blocks for the definitions that change"
-        if elided
-        else "add `TARGET_NODE: <name>` for one definition, or send the complete file"
-    )
-    reading = "merged elision" if elided else "inferred fragment"
+    label = "Fragment"
+    hint = "add `TARGET_NODE: <name>` for one definition, or send the complete file"
+    reading = "inferred fragment"
     try:
         parsed = read_payload(spec, payload, data)
         # Members sent without their class (`// ... existing code ...` around an indented method
         # in Cursor's answers too) are read as the members they are (issue 19).
         parsed = _members_reading(document, payload, parsed) or parsed
-        plan = Plan(spec, file, label, hint, payload.split("\n"), parsed, read_file(document), elided, None)
+        plan = Plan(spec, file, label, hint, payload.split("\n"), parsed, read_file(document), None)
         _check_parses(plan)
-        _check_holds_code(plan)
-        _plan_container(plan, _indented_container(plan) if elided else None, None)
+        _plan_container(plan, None, None)
         merged = _run(plan, document)
     except PatchError as error:
         error.reading = error.reading or reading  # a failed fragment is logged as a fragment (issue 21)
@@ -642,16 +543,18 @@ def _members_reading(document: Document, payload: str, parsed: Parsed) -> Parsed
 def merge_targeted(
     document: Document, payload: str, target: Definition, *, file: str, label: str, parsed: Parsed | None = None
 ) -> Merged | None:
-    """A TARGET_NODE payload that elides, or restates more than its target; None: a plain replacement.
+    """A TARGET_NODE payload that restates more than its target; None: a plain replacement.
 
-    Plain means: one definition (with new ones beside it, none the file has)
-    and no placeholder. Otherwise the payload is read as §6 reads a file
-    block, its target replaced as the directive says. `parsed`: the payload
-    as `read_target_payload` read it, when the caller has it.
+    Plain means: one definition (with new ones beside it, none the file has).
+    Otherwise the payload is read as §6 reads a file block, its target
+    replaced as the directive says. A payload with a placeholder never comes
+    here: `operations` has it read line by line (`line_merge.py`, issue 24).
+    `parsed`: the payload as `read_target_payload` read it, when the caller has it.
     """
     spec = document.code_spec
     if parsed is None:
         parsed = read_target_payload(document, payload, target)
+    assert not parsed.placeholders, "a payload with placeholders is read line by line"
     if only_its_target(parsed, target):
         return None  # the common case, told without listing the whole file's definitions
     top = [d for d in structural(parsed.definitions) if not d.container]
@@ -669,7 +572,7 @@ def merge_targeted(
         )
         for d in top
     )
-    if not parsed.placeholders and not restates_others:
+    if not restates_others:
         return None
     from kopipasta.code.edit.mergeplan import Plan
 
@@ -681,50 +584,23 @@ def merge_targeted(
         payload.split("\n"),
         parsed,
         read_file(document),
-        bool(parsed.placeholders),
         target,
     )
     _check_parses(plan)
-    _check_holds_code(plan)
-    payload_members = members(parsed, None) or []
-    own = [m for m in payload_members if m.kind == "definition"]
-    if not restates_others and len(own) == 1 and own[0].definition is not None and own[0].definition.name == target.name:
-        # The target itself, elided: merged into it (its imports merge as usual).
-        rest = [m for m in payload_members if m.kind not in ("definition", "import")]
-        if rest:
-            raise plan.fail(f"the payload's line {rest[0].first_row + 1} stands outside the {target.kind}")
-        plan.imports = [text_of(plan.lines, m) for m in payload_members if m.kind == "import"]
-        plan.explicit = None
-        _plan_definition(plan, target, own[0])
-    else:
-        # A payload that restates its target at its own top level stands where the target does:
-        # its other definitions are the target's siblings. Otherwise it is a larger piece (the
-        # whole file, the class around the target), read from the module down.
-        container = None
-        plan.siblings_only = beside_target
-        if beside_target and target.scope:
-            container = next(
-                (
-                    d
-                    for d in originals
-                    if d.qualified_name == ".".join(target.scope) and d.start <= target.start < d.end
-                ),
-                None,
-            )
-        _plan_container(plan, container, None)
-    merged = _run(plan, document)
-    merged.reading = "merged elision" if parsed.placeholders else "read by definition"
-    return merged
-
-
-def _check_holds_code(plan: Plan) -> None:
-    """A payload of placeholders alone (`class Cart:` / `# ... existing code ...`) sent nothing:
-    merged, it would report `unchanged`, as if the change were already there."""
-    if plan.payload.placeholders and only_placeholders(plan.payload, None):
-        raise plan.fail(
-            "the block holds no code, only placeholders",
-            "ask the model for the code itself: the changed definitions, complete",
+    # A payload that restates its target at its own top level stands where the target does:
+    # its other definitions are the target's siblings. Otherwise it is a larger piece (the
+    # whole file, the class around the target), read from the module down.
+    container = None
+    plan.siblings_only = beside_target
+    if beside_target and target.scope:
+        container = next(
+            (d for d in originals if d.qualified_name == ".".join(target.scope) and d.start <= target.start < d.end),
+            None,
         )
+    _plan_container(plan, container, None)
+    merged = _run(plan, document)
+    merged.reading = "read by definition"
+    return merged
 
 
 def _check_parses(plan: Plan) -> None:

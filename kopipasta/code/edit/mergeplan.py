@@ -50,7 +50,6 @@ class Plan:
     lines: list[str]
     payload: Parsed
     original: Parsed
-    elided: bool
     explicit: Definition | None  # the TARGET_NODE's own definition: replaced whole, as the directive says
     siblings_only: bool = False  # a TARGET_NODE payload beside its target: names are the target's siblings
     steps: list[Step] = field(default_factory=list)
@@ -126,34 +125,14 @@ def _placement(
     names: tuple[str, ...],
     first: Member,
 ) -> Step:
-    previous, gap_before, _ = before
-    following, gap_after, _ = after
+    previous, following = before[0], after[0]
     where: tuple[str, int | Definition | None]
-    if not plan.elided:
-        if previous is not None:
-            where = ("after", previous)
-        elif following is not None:
-            where = ("before", following)
-        else:
-            where = ("end", None)
-    elif previous is not None and not gap_before:
+    if previous is not None:
         where = ("after", previous)
-    elif following is not None and not gap_after:
+    elif following is not None:
         where = ("before", following)
-    elif gap_before and not gap_after and following is None:
-        where = ("end", None)
-    elif gap_after and not gap_before and previous is None:
-        where = ("start", None)
-    elif previous is None and following is None and not (gap_before and gap_after):
-        where = ("end", None)  # nothing restated and no placeholder on one side: where it stands says nothing
     else:
-        # `# ...`, the new member, `# ...`: the trailing placeholder says code follows it, so
-        # the end is not where the payload puts it, and nothing restated says where is (issue 19).
-        raise plan.fail(
-            f"the new {', '.join(names)} at the payload's line {first.first_row + 1} stands between placeholders, "
-            "so where it goes is not certain",
-            "send it with `INSERT_AFTER: <the definition it follows>`",
-        )
+        where = ("end", None)
     return _insertion(plan, original, original_members, definitions, where, text, names, first)
 
 

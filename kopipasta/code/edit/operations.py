@@ -226,7 +226,7 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
                 return _embedded_fragment(patch, document)  # bare script code: merged into the <script>
             embedded.check_whole_component(spec, patch.file, source.data, patch.payload)
         else:
-            # A fragment or an elided payload is merged by definition, never written over the file (§6).
+            # A fragment is merged by definition, an elided payload line by line: never written over the file (§6).
             read = reading.read_code_block(document, patch.payload)
             # A whole file that leaves definitions out keeps them, unless the reply says it removes
             # them (issue 19). (A cut-off block never gets here: the engine refuses it.)
@@ -249,9 +249,7 @@ def _whole_file(patch: Patch, document: Document) -> Edit:
             if read.kind != reading.WHOLE or kept:
                 from kopipasta.code.edit import merge
 
-                merged = merge.merge_file_block(
-                    document, patch.payload, file=patch.file, elided=read.kind == reading.ELIDED
-                )
+                merged = merge.merge_file_block(document, patch.payload, file=patch.file)
                 note = "; ".join(n for n in (merged.note(), *(f"kept {name}, not in the block" for name in kept)) if n)
                 return Edit(merged.data, merged.tree, note, merged.reading)
             dropped = read.dropped
@@ -300,7 +298,7 @@ def _embedded_fragment(patch: Patch, document: Document) -> Edit:
             lines = merge_lines(Document(view, spec), patch.payload, file=patch.file, label="File block")
             reading_kind = lines.reading
             return lines.data, lines.note
-        merged = merge.merge_file_block(Document(view, spec), patch.payload, file=patch.file, elided=False)
+        merged = merge.merge_file_block(Document(view, spec), patch.payload, file=patch.file)
         reading_kind = merged.reading
         return merged.data, merged.note()
 

@@ -29,6 +29,7 @@ target by name, which the resolver already made.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -407,7 +408,26 @@ def _check_line_anchored(patch: Patch, before: Document, after: Document) -> boo
                 f"{_where(patch)}: the block's line {row + 1} (`{shown}`) would not be in the result, in its order",
                 "send the definition with `TARGET_NODE`, complete",
             ) from None
+    _check_containers_kept(patch, before, after)
     return True
+
+
+def _check_containers_kept(patch: Patch, before: Document, after: Document) -> None:
+    """No definition leaves its container: the line reading writes a block's lines at the depth its
+    placed lines say, so a method that lands at another depth (a 4-space block shifted by one column
+    amount into a 2-space file put `def total` at column 0, out of `Cart`) is a misreading, never what
+    the block means. Its lines are all in the result, in order, so only the names tell."""
+    old = Counter(d.qualified_name for d in before.definitions)
+    new = Counter(d.qualified_name for d in after.definitions)
+    arrived = {q.rsplit(".", 1)[-1]: q for q in new - old}
+    for gone in old - new:
+        now = arrived.get(gone.rsplit(".", 1)[-1])
+        # At the same depth it is its container renamed (`Counter.increment` → `CounterLogged.increment`).
+        if now is not None and now.count(".") != gone.count("."):
+            raise GuardError(
+                f"{_where(patch)}: `{gone}` would become `{now}`, at another nesting",
+                "restate the definition at its indentation in the file, or send it with `TARGET_NODE`",
+            )
 
 
 def _find_run(lines: list[str], wanted: list[str], start: int) -> int:

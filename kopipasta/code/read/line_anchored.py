@@ -24,6 +24,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 
+from kopipasta.code.read.line_levels import Levels, shifts
 from kopipasta.code.read.line_plan import (
     FRAME_KINDS,
     BlockDef,
@@ -32,7 +33,6 @@ from kopipasta.code.read.line_plan import (
     Plan,
     Unplaced,
     key,
-    width,
 )
 from kopipasta.code.read.line_runs import RunWriter
 
@@ -194,26 +194,6 @@ def _pair_definitions(
     return pairs
 
 
-def _shifts(block: list[str], file_lines: list[str], matched: dict[int, int], runs: list[tuple[int, int]]) -> dict[int, int]:
-    """Each run's indentation change, block → file, as its placed lines say (the most common)."""
-    overall: Counter[int] = Counter()
-    per_run: list[Counter[int]] = []
-    for a, b in runs:
-        here: Counter[int] = Counter(
-            width(file_lines[f]) - width(block[r]) for r, f in matched.items() if a <= r <= b and block[r].strip()
-        )
-        per_run.append(here)
-        overall.update(here)
-    default = overall.most_common(1)[0][0] if overall else 0
-    shifts: dict[int, int] = {}
-    for (a, b), here in zip(runs, per_run, strict=True):
-        delta = here.most_common(1)[0][0] if here else default
-        if delta:
-            for r in range(a, b + 1):
-                shifts[r] = delta
-    return shifts
-
-
 def innermost(file_defs: list[FileDef], line: int) -> FileDef | None:
     """The innermost definition of the file holding the line, if any."""
     holding = [d for d in file_defs if d.kind not in FRAME_KINDS and d.top <= line <= d.end]
@@ -232,6 +212,7 @@ def align(
     renamed_said: frozenset[str] = frozenset(),
     edges_replace: bool = False,
     indent_scoped: bool = False,
+    levels: Levels | None = None,
 ) -> Plan:
     """The plan of the block's lines over the file's (see the module's docstring)."""
     # A file that ends with a newline has an empty last "line": what is added at its end goes before it.
@@ -339,7 +320,7 @@ def align(
                 "restate the code in the file's order, or send each change as its own block",
             )
 
-    plan = Plan(shift=_shifts(block, file_lines, matched, runs))
+    plan = Plan(shift=shifts(block, file_lines, matched, runs, levels), values=levels.frozen if levels else None)
 
     merge = RunWriter(plan, file_lines, block, bkeys, file_defs, block_defs, removal_said, renamed_said, lo, hi, edges_replace)
     plan.ops.append(("file", 0, lo))

@@ -56,6 +56,9 @@ class Plan:
     kept: list[str] = field(default_factory=list)  # definitions between anchors the block does not show, kept
     removed: list[str] = field(default_factory=list)  # ... removed: replaced by new ones, or the prose says so
     shift: dict[int, int] = field(default_factory=dict)  # block row → indentation change written
+    # Block rows that start inside a string or comment (their leading whitespace is a value), when
+    # the block's unit was learnt (`line_levels`); None: not known, tabs and spaces left as sent.
+    values: frozenset[int] | None = None
     # A changed line next to a placeholder was written beside the file's line there (an insertion);
     # when that does not parse, `align(edges_replace=True)` reads it as the file's line, changed.
     edge_inserted: bool = False

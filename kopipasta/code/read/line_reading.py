@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kopipasta.code.read import line_levels
 from kopipasta.code.read.line_anchored import align
 from kopipasta.code.read.line_plan import FRAME_KINDS, BlockDef, FileDef, Plan, key, width
 from kopipasta.code.read.reading import said_removed
@@ -122,7 +123,7 @@ def read_block(
     plan = align(
         file_lines, block, placeholders, file_defs, block_defs,
         window=window, removal_said=removal, renamed_said=renamed, indent_scoped=spec.grammar == "python",
-        edges_replace=edges_replace,
+        edges_replace=edges_replace, levels=line_levels.learn(spec, payload, block, placeholders, document.unit),
     )
     frame = frozenset(d.name for d in file_defs if d.kind in FRAME_KINDS)
     reading = Reading(file_lines, block, frozenset(placeholders), plan, frame)
