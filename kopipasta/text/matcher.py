@@ -131,6 +131,19 @@ def _indent_shift(window: list[str], pattern: list[str], hunk_unit: Unit | None,
         deltas = {len(f) - len(p) for p, f in pairs}
         if len(deltas) == 1:
             return Shift(columns=deltas.pop(), char=chars.pop() if chars else " ")
+        return None
+    # Mixed tabs and spaces: the same run of one character put in front of every old line
+    # (`  ` before a tab-indented file's `\t`), or taken from every one, is still one shift.
+    return _prefix_shift(pairs)
+
+
+def _prefix_shift(pairs: list[tuple[str, str]]) -> Shift | None:
+    extras = {p[: len(p) - len(f)] if p.endswith(f) else None for p, f in pairs}
+    if len(extras) == 1 and (extra := extras.pop()) and len(set(extra)) == 1:
+        return Shift(columns=-len(extra), char=extra[0])
+    extras = {f[: len(f) - len(p)] if f.endswith(p) else None for p, f in pairs}
+    if len(extras) == 1 and (extra := extras.pop()) and len(set(extra)) == 1:
+        return Shift(columns=len(extra), char=extra[0])
     return None
 
 
