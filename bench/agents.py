@@ -191,6 +191,9 @@ async def fifty(scratch: Path, python: str, repeat: int) -> str:
         theirs: list[tuple[float, float]] = []
         for round_number in range(repeat + 1):
             tools.write_project(work, {**scenario.files, "warm/w.py": "", "warm/w.ts": ""})  # untimed restore
+            # The restore was a write behind the server's back: read again (untimed), as an agent
+            # would, or read-before-write rightly refuses every edit of a definition it saw change.
+            await server.calls([("read_definition", {"file": c[1]["file"], "target": c[1]["target"]}) for c in calls])
             wall = await server.calls(calls)
             _check(work, scenario.expected, "ours")
             tools.write_project(cold, scenario.files)
