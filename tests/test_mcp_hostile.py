@@ -89,3 +89,22 @@ def test_a_root_gone_while_serving_is_refused_without_the_machines_path(tmp_path
     assert text_of(results[4]) == f"Cannot undo: the project root: {reason}"
     for result in results:
         assert str(tmp_path) not in _everything(result)
+
+
+def test_a_fifo_in_a_listed_folder_neither_hangs_the_call_nor_wedges_the_next(tmp_path: Path) -> None:
+    """Issue 28, item 6: list_definitions over a folder holding a FIFO used to block in open(),
+    and every later call of the server waited behind it. Through the real server: both answer."""
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "m.py").write_text(CART)
+    os.mkfifo(root / "src" / "pipe.py")
+    seen: dict[str, Any] = {}
+
+    async def session(client: Any) -> None:
+        seen["list"] = await client.call_tool("list_definitions", {"paths": ["src"]})
+        seen["read"] = await client.call_tool("read_definition", {"file": "src/m.py", "target": "total"})
+
+    serve(root, session)
+    assert not seen["list"].is_error, text_of(seen["list"])
+    assert [f["file"] for f in seen["list"].structured_content["files"]] == ["src/m.py"]
+    assert not seen["read"].is_error and "return 1" in text_of(seen["read"])
