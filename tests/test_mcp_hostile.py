@@ -108,3 +108,41 @@ def test_a_fifo_in_a_listed_folder_neither_hangs_the_call_nor_wedges_the_next(tm
     assert not seen["list"].is_error, text_of(seen["list"])
     assert [f["file"] for f in seen["list"].structured_content["files"]] == ["src/m.py"]
     assert not seen["read"].is_error and "return 1" in text_of(seen["read"])
+
+
+def test_a_call_past_the_time_bound_is_answered_and_the_next_is_not_made_to_wait(tmp_path: Path) -> None:
+    """Issue 28, item 6: one call that runs long never wedges the server. With the bound at a
+    fraction of a second, listing a large folder is answered past it ("still running"), and a
+    call sent meanwhile is answered too (busy, or its result once the first has finished)."""
+    import sys
+    import time
+
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    body = "".join(f"    def method_{i}(self):\n        return {i}\n\n" for i in range(400))
+    for index in range(60):
+        (root / "src" / f"m{index}.py").write_text(f"class C{index}:\n{body}")
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        env = {**os.environ, "KOPIPASTA_MCP_CALL_SECONDS": "0.2"}
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "kopipasta", "mcp", "--root", str(root)], cwd=str(root), env=env
+        )
+        with anyio.fail_after(120):
+            async with Client(params, read_timeout_seconds=60) as client:
+                start = time.monotonic()
+                seen["list"] = await client.call_tool("list_definitions", {"paths": ["src"]})
+                seen["list_seconds"] = time.monotonic() - start
+                seen["read"] = await client.call_tool("read_definition", {"file": "src/m0.py", "target": "C0.method_1"})
+                await anyio.sleep(0)
+
+    anyio.run(main)
+    assert seen["list"].is_error
+    assert text_of(seen["list"]).startswith("The call is still running after 0.2 s")
+    assert seen["list_seconds"] < 10
+    read = text_of(seen["read"])
+    assert read.startswith("The server is still busy") or "return 1" in read, read

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 
 from kopipasta.agents import seen as seen_
 from kopipasta.agents.memory import Memory, first_difference, version_of
+from kopipasta.agents.turns import Turns
 from kopipasta.code.find.document import DocumentCache
 from kopipasta.disk.delta import file_deltas
 from kopipasta.errors import PatchError, UnsupportedFile
@@ -50,7 +50,7 @@ class Workbench:
         self.root = root.resolve()
         self.documents = DocumentCache()
         self.memory = Memory()  # what this session last showed the agent of each definition (agents/memory.py)
-        self._lock = threading.Lock()
+        self._turns = Turns()
 
     # The tools, one method each; every one returns a Result and never raises.
 
@@ -155,10 +155,10 @@ class Workbench:
     # How they run.
 
     def _guarded(self, run: Callable[[], Result]) -> Result:
-        """One call at a time; any failure becomes a refusal, never an exception; no result names the
-        machine's absolute path of the root (disk/shown_path.py), whatever formatted it."""
-        with self._lock:
-            return _without_root(self.root, self._answer(run))
+        """One call at a time, each answered within a bound (agents/turns.py); any failure becomes a
+        refusal, never an exception; no result names the machine's absolute path of the root
+        (disk/shown_path.py), whatever formatted it."""
+        return self._turns.run(lambda: _without_root(self.root, self._answer(run)), late=_late, busy=_busy)
 
     def _answer(self, run: Callable[[], Result]) -> Result:
         from kopipasta.disk.shown_path import os_error_text
@@ -509,6 +509,21 @@ _NODES_COMMAND = re.compile(r"`kopipasta nodes ([^`]+)`")
 
 def for_agent(hint: str) -> str:
     return _NODES_COMMAND.sub(lambda m: f"list_definitions({json.dumps([m.group(1)])})", hint)
+
+
+def _late(seconds: float) -> Result:
+    return _refusal(
+        f"The call is still running after {seconds:g} s (a very large file or folder?); it goes on in the "
+        "background, and an edit may still be written when it ends",
+        "read the definition or list the file again in a moment to see what is there",
+    )
+
+
+def _busy(seconds: float) -> Result:
+    return _refusal(
+        f"The server is still busy with an earlier call that ran past {seconds:g} s; this call was not started",
+        "call it again in a moment",
+    )
 
 
 def _without_root(root: Path, result: Result) -> Result:
