@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from kopipasta.code.find.definitions import Definition
+from kopipasta.code.find.definitions import MARKUP_KINDS, Definition
 from kopipasta.code.read.parsed import Parsed, read_payload, structural
 from kopipasta.errors import PayloadError
 from kopipasta.model import Operation, Patch
@@ -417,8 +417,9 @@ def _check_containers_kept(patch: Patch, before: Document, after: Document) -> N
     placed lines say, so a method that lands at another depth (a 4-space block shifted by one column
     amount into a 2-space file put `def total` at column 0, out of `Cart`) is a misreading, never what
     the block means. Its lines are all in the result, in order, so only the names tell."""
-    old = Counter(d.qualified_name for d in before.definitions)
-    new = Counter(d.qualified_name for d in after.definitions)
+    # A selector's dots are not nesting (`.x .btn` → `.btn` is a rule renamed, not moved).
+    old = Counter(d.qualified_name for d in before.definitions if d.kind not in MARKUP_KINDS)
+    new = Counter(d.qualified_name for d in after.definitions if d.kind not in MARKUP_KINDS)
     arrived = {q.rsplit(".", 1)[-1]: q for q in new - old}
     for gone in old - new:
         now = arrived.get(gone.rsplit(".", 1)[-1])
