@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta.code.edit.replace import replace_node
-from kopipasta.code.find.definitions import MARKUP_KINDS, Definition
+from kopipasta.code.find.definitions import MARKUP_KINDS, Definition, comment_block_start
 from kopipasta.code.find.resolve import NEW_OVERLOAD_HINT, Target, resolve_with_payload
 from kopipasta.code.imports.import_merge import plan_imports
 from kopipasta.code.imports.imports import apply_edits
@@ -421,7 +421,42 @@ def _plan_definition(plan: Plan, found: Definition, member: Member) -> None:
             )
         _plan_container(plan, found, member.definition)
         return
+    text = _without_left_out_comments(plan, found, text)
     plan.steps.append(Step("replace", ref, text, (name,), member.first_row))
+
+
+def _without_left_out_comments(plan: Plan, found: Definition, text: str) -> str:
+    """The restated definition's text without the comment of a definition the block leaves out.
+
+    A "complete file" that leaves a definition out but keeps the comment above it puts that
+    comment right above the next definition, where it reads as the next one's. The left-out
+    definition stays, its comment with it; written again above the next, the same lines would
+    stand twice (every line a block carries lands once, in its place).
+    """
+    original = plan.original
+    restated = {d.qualified_name for d in plan.payload.definitions}
+    file_lines = original.data.decode("utf-8", "replace").split("\n")
+    lines = text.split("\n")
+    own = _comment_rows(original, found)
+    own_text = file_lines[own[0] : own[1]] if own else []
+    for other in original.definitions:
+        if other.qualified_name in restated or other.container != found.container or other.start == found.start:
+            continue
+        rows = _comment_rows(original, other)
+        if rows is None:
+            continue
+        comment = file_lines[rows[0] : rows[1]]
+        if lines[: len(comment)] == comment and own_text[: len(comment)] != comment and len(lines) > len(comment):
+            return "\n".join(lines[len(comment) :])
+    return text
+
+
+def _comment_rows(parsed: Parsed, definition: Definition) -> tuple[int, int] | None:
+    """The rows [first, end) of the comment block directly above a definition of the file, if any."""
+    start = comment_block_start(parsed.tree, parsed.data, definition.outer_start)
+    if start is None:
+        return None
+    return parsed.data.count(b"\n", 0, start), parsed.data.count(b"\n", 0, definition.outer_start)
 
 
 # --- carrying out ---------------------------------------------------------------------
