@@ -433,30 +433,38 @@ def _without_left_out_comments(plan: Plan, found: Definition, text: str) -> str:
     definition stays, its comment with it; written again above the next, the same lines would
     stand twice (every line a block carries lands once, in its place).
     """
-    original = plan.original
-    restated = {d.qualified_name for d in plan.payload.definitions}
-    file_lines = original.data.decode("utf-8", "replace").split("\n")
     lines = text.split("\n")
-    own = _comment_rows(original, found)
-    own_text = file_lines[own[0] : own[1]] if own else []
-    for other in original.definitions:
-        if other.qualified_name in restated or other.container != found.container or other.start == found.start:
+    own = _comment_lines(plan.original, found) or []
+    for container, start, comment in _left_out_comments(plan):
+        if container != found.container or start == found.start:
             continue
-        rows = _comment_rows(original, other)
-        if rows is None:
-            continue
-        comment = file_lines[rows[0] : rows[1]]
-        if lines[: len(comment)] == comment and own_text[: len(comment)] != comment and len(lines) > len(comment):
+        if lines[: len(comment)] == comment and own[: len(comment)] != comment and len(lines) > len(comment):
             return "\n".join(lines[len(comment) :])
     return text
 
 
-def _comment_rows(parsed: Parsed, definition: Definition) -> tuple[int, int] | None:
-    """The rows [first, end) of the comment block directly above a definition of the file, if any."""
+def _left_out_comments(plan: Plan) -> list[tuple[tuple[str, ...], int, list[str]]]:
+    """Each left-out definition's comment lines, learnt once per plan (not once per restated definition)."""
+    if plan.left_out_comments is None:
+        restated = {d.qualified_name for d in plan.payload.definitions}
+        found = []
+        for other in plan.original.definitions:
+            if other.qualified_name not in restated:
+                comment = _comment_lines(plan.original, other)
+                if comment:
+                    found.append((other.container, other.start, comment))
+        plan.left_out_comments = found
+    return plan.left_out_comments
+
+
+def _comment_lines(parsed: Parsed, definition: Definition) -> list[str] | None:
+    """The lines of the comment block directly above a definition of the file, if any."""
     start = comment_block_start(parsed.tree, parsed.data, definition.outer_start)
     if start is None:
         return None
-    return parsed.data.count(b"\n", 0, start), parsed.data.count(b"\n", 0, definition.outer_start)
+    first = parsed.data.rfind(b"\n", 0, start) + 1
+    end = parsed.data.rfind(b"\n", 0, definition.outer_start) + 1
+    return parsed.data[first:end].decode("utf-8", "replace").split("\n")[:-1]
 
 
 # --- carrying out ---------------------------------------------------------------------

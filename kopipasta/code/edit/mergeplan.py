@@ -54,6 +54,9 @@ class Plan:
     siblings_only: bool = False  # a TARGET_NODE payload beside its target: names are the target's siblings
     steps: list[Step] = field(default_factory=list)
     imports: list[str] = field(default_factory=list)
+    # The comments above the file's definitions the payload leaves out: (container, start, lines),
+    # learnt once per plan by merge._left_out_comments.
+    left_out_comments: list[tuple[tuple[str, ...], int, list[str]]] | None = None
 
     def fail(self, message: str, hint: str | None = None) -> PayloadError:
         return PayloadError(f"{self.label} in {self.file}: {message}", hint or self.hint)
