@@ -178,20 +178,20 @@ def build_server(root: Path) -> MCPServer:
         return server.tool(name=name, annotations=annotations, description=DESCRIPTIONS[name].format(languages=languages))
 
     @described(_READ_ONLY, "list_definitions")
-    def list_definitions(
+    async def list_definitions(
         paths: Annotated[
             list[str],
             Field(description="Files, folders (walked, honouring .gitignore) or globs ('src/**/*.py'), relative to the root."),
         ],
     ) -> CallToolResult:
-        return _result(bench.list_definitions(paths))
+        return _result(await bench.answer(lambda: bench.list_definitions(paths)))
 
     @described(_READ_ONLY, "read_definition")
-    def read_definition(file: FILE, target: TARGET) -> CallToolResult:
-        return _result(bench.read_definition(file, target))
+    async def read_definition(file: FILE, target: TARGET) -> CallToolResult:
+        return _result(await bench.answer(lambda: bench.read_definition(file, target)))
 
     @described(_EDIT, "edit_definition")
-    def edit_definition(
+    async def edit_definition(
         file: FILE,
         target: TARGET,
         old: Annotated[str, Field(description="The exact text to replace; it must occur once inside the target.")],
@@ -199,16 +199,16 @@ def build_server(root: Path) -> MCPServer:
         expected_version: EXPECTED_VERSION = None,
         dry_run: DRY_RUN = False,
     ) -> CallToolResult:
-        return _result(bench.edit_definition(file, target, old, new, dry_run, expected_version))
+        return _result(await bench.answer(lambda: bench.edit_definition(file, target, old, new, dry_run, expected_version)))
 
     @described(_EDIT, "replace_definition")
-    def replace_definition(
+    async def replace_definition(
         file: FILE, target: TARGET, code: CODE, expected_version: EXPECTED_VERSION = None, dry_run: DRY_RUN = False
     ) -> CallToolResult:
-        return _result(bench.replace_definition(file, target, code, dry_run, expected_version))
+        return _result(await bench.answer(lambda: bench.replace_definition(file, target, code, dry_run, expected_version)))
 
     @described(_EDIT, "insert_definition")
-    def insert_definition(
+    async def insert_definition(
         file: FILE,
         position: Annotated[
             Literal["after", "before", "append_to"],
@@ -225,16 +225,16 @@ def build_server(root: Path) -> MCPServer:
         expected_version: EXPECTED_VERSION = None,
         dry_run: DRY_RUN = False,
     ) -> CallToolResult:
-        return _result(bench.insert_definition(file, position, anchor, code, dry_run, expected_version))
+        return _result(await bench.answer(lambda: bench.insert_definition(file, position, anchor, code, dry_run, expected_version)))
 
     @described(_DELETE, "delete_definition")
-    def delete_definition(
+    async def delete_definition(
         file: FILE, target: TARGET, expected_version: EXPECTED_VERSION = None, dry_run: DRY_RUN = False
     ) -> CallToolResult:
-        return _result(bench.delete_definition(file, target, dry_run, expected_version))
+        return _result(await bench.answer(lambda: bench.delete_definition(file, target, dry_run, expected_version)))
 
     @described(_EDIT, "set_value")
-    def set_value(
+    async def set_value(
         file: Annotated[str, Field(description="A JSON, YAML or TOML file, relative to the project root.")],
         path: Annotated[
             str,
@@ -247,10 +247,10 @@ def build_server(root: Path) -> MCPServer:
         expected_version: EXPECTED_VERSION = None,
         dry_run: DRY_RUN = False,
     ) -> CallToolResult:
-        return _result(bench.set_value(file, path, value, dry_run, expected_version))
+        return _result(await bench.answer(lambda: bench.set_value(file, path, value, dry_run, expected_version)))
 
     @described(_APPLY, "apply_reply")
-    def apply_reply(
+    async def apply_reply(
         text: Annotated[
             str,
             Field(
@@ -267,11 +267,11 @@ def build_server(root: Path) -> MCPServer:
             bool, Field(description="Let the reply delete or rename files (/dev/null diffs, *** Delete File).")
         ] = False,
     ) -> CallToolResult:
-        return _result(bench.apply_reply(text, dry_run, strict, partial, allow_delete))
+        return _result(await bench.answer(lambda: bench.apply_reply(text, dry_run, strict, partial, allow_delete)))
 
     @described(_UNDO, "undo")
-    def undo() -> CallToolResult:
-        return _result(bench.undo())
+    async def undo() -> CallToolResult:
+        return _result(await bench.answer(bench.undo))
 
     _typed_values(server)
     return server

@@ -9,11 +9,19 @@ recurses nor converts numbers), and is not passed on; every other line goes to
 the SDK unchanged. The standard descriptors are claimed as the SDK claims
 them: fd 0 reads the null device and fd 1 writes to stderr while serving, so a
 child process (a formatter) neither eats requests nor writes into the wire.
+
+When the wire is a pipe or a socket (as every agent starts a server), it is
+read and written on the event loop itself (`_Pipe`): the SDK's own streams
+hand every line read, every write and every flush to a worker thread, three
+thread hand-overs per call that an agent waits for (issue 26). A terminal or
+a file is served as the SDK serves it (its descriptor is never made
+non-blocking: a terminal's mode outlives the server, in the shell).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
@@ -124,6 +132,115 @@ class _Lines:
             yield line
 
 
+class _Pipe:
+    """A pipe end as the SDK uses its streams (lines in, text out), read and written on the event loop.
+
+    The descriptor is non-blocking while served: a read that would wait, waits on
+    the loop for the descriptor to be readable; a write the pipe cannot take in
+    full waits for it to be writable. Lines decode as the SDK's text stream
+    decodes them (UTF-8, errors replaced): a newline never belongs to a
+    multi-byte sequence, so each line decodes as it would in the stream.
+    """
+
+    _CHUNK = 1 << 16
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._pending = bytearray()
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        import anyio
+
+        searched = 0  # the pending bytes before this hold no newline: a long line is not searched again
+        while True:
+            newline = self._pending.find(b"\n", searched)
+            if newline >= 0:
+                line = bytes(self._pending[: newline + 1])
+                del self._pending[: newline + 1]
+                searched = 0
+                yield line.decode("utf-8", "replace")
+                continue
+            searched = len(self._pending)
+            try:
+                chunk = os.read(self.fd, self._CHUNK)
+            except BlockingIOError:
+                await anyio.wait_readable(self.fd)
+                continue
+            except InterruptedError:
+                continue
+            if not chunk:
+                if self._pending:
+                    yield bytes(self._pending).decode("utf-8", "replace")
+                return
+            self._pending += chunk
+
+    async def write(self, text: str) -> None:
+        import anyio
+
+        data = memoryview(text.encode("utf-8"))
+        while data:
+            try:
+                written = os.write(self.fd, data)
+            except (BlockingIOError, InterruptedError):
+                await anyio.wait_writable(self.fd)
+                continue
+            data = data[written:]
+
+    async def flush(self) -> None:
+        """Every write went to the pipe whole: nothing is held here."""
+
+
+def _on_the_loop(fd: int) -> bool:
+    """Whether `fd` can be served on the event loop: a pipe or socket, with this anyio's waits."""
+    import anyio
+
+    if not hasattr(anyio, "wait_readable") or not hasattr(anyio, "wait_writable"):
+        return False  # anyio before 4.7: the SDK's threaded streams
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def _same_file(one: int, other: int) -> bool:
+    """Whether two descriptors are one pipe (stdout and stderr merged: stderr's writes must not
+    meet a non-blocking descriptor)."""
+    try:
+        first, second = os.fstat(one), os.fstat(other)
+    except OSError:
+        return True
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
+
+
+@contextmanager
+def _served(wire_in: int, wire_out: int) -> Iterator[tuple[Any, Any]]:
+    """The wire's two descriptors as the SDK's streams: on the loop when both are pipes, else threaded."""
+    import anyio
+
+    if _on_the_loop(wire_in) and _on_the_loop(wire_out) and not _same_file(wire_out, 2):
+        blocking = os.get_blocking(wire_in), os.get_blocking(wire_out)
+        os.set_blocking(wire_in, False)
+        os.set_blocking(wire_out, False)
+        try:
+            yield _Pipe(wire_in), _Pipe(wire_out)
+        finally:
+            with suppress(OSError):
+                os.set_blocking(wire_in, blocking[0])
+                os.set_blocking(wire_out, blocking[1])
+        return
+    stdin = TextIOWrapper(os.fdopen(wire_in, "rb", closefd=False), encoding="utf-8", errors="replace")
+    stdout = TextIOWrapper(os.fdopen(wire_out, "wb", closefd=False), encoding="utf-8")
+    try:
+        yield anyio.wrap_file(stdin), anyio.wrap_file(stdout)
+    finally:
+        with suppress(OSError, ValueError):
+            stdout.flush()
+
+
 @contextmanager
 def _claimed() -> Iterator[tuple[Any, Any]]:
     """The wire's stdin and stdout on private descriptors; fd 0 and 1 diverted while serving."""
@@ -141,13 +258,10 @@ def _claimed() -> Iterator[tuple[Any, Any]]:
     os.dup2(null, 0)
     os.dup2(2, 1)
     os.close(null)
-    stdin = TextIOWrapper(os.fdopen(wire_in, "rb"), encoding="utf-8", errors="replace")
-    stdout = TextIOWrapper(os.fdopen(wire_out, "wb"), encoding="utf-8")
     try:
-        yield anyio.wrap_file(stdin), anyio.wrap_file(stdout)
+        with _served(wire_in, wire_out) as streams:
+            yield streams
     finally:
-        with suppress(OSError):
-            stdout.flush()
         os.dup2(wire_in, 0)
         os.dup2(wire_out, 1)
 

@@ -154,6 +154,11 @@ class Workbench:
 
     # How they run.
 
+    async def answer(self, call: Callable[[], Result]) -> Result:
+        """One of the tools above, called from an event loop (the MCP server): its turn is awaited, and
+        taken on one of the loop's worker threads, so the tool runs there in place (agents/turns.py)."""
+        return await self._turns.run_async(call, late=_late, busy=_busy)
+
     def _guarded(self, run: Callable[[], Result]) -> Result:
         """One call at a time, each answered within a bound (agents/turns.py); any failure becomes a
         refusal, never an exception; no result names the machine's absolute path of the root
@@ -215,7 +220,7 @@ class Workbench:
                     f"first contact: {found.definition.kind} {found.name} was not read in this session; "
                     "read_definition first (or pass expected_version) to have edits over changes you have not seen refused"
                 )
-            fresh = self._fresh([found.file if found else relative])
+            fresh = [] if dry_run else self._fresh([found.file if found else relative], known=found)
             before_names = self._definitions(relative, None) if key in INSERT_KEYS.values() else None
             payload = _lf(text)
             payload = payload[:-1] if payload.endswith("\n") else payload  # as a fence's last line ends it
@@ -234,9 +239,9 @@ class Workbench:
             if before_names is not None and report.changes and not report.failed:
                 inserted = self._inserted(relative, before_names, report, remember=report.written)
             if report.written:
-                self._refresh(fresh, report)
+                refreshed = self._refresh(fresh, report)
                 if found is not None and key == "TARGET_NODE":
-                    self._remember_edited(found, report)
+                    self._remember_edited(found, report, refreshed)
                 elif found is not None and key == "DELETE_NODE":
                     self.memory.forget(found.file, found.name)
             result = _report_result(report, dry_run=dry_run, root=self.root, warnings=warnings)
@@ -338,21 +343,27 @@ class Workbench:
                 )
         return None
 
-    def _fresh(self, files: list[str]) -> list[tuple[str, str]]:
-        """The remembered definitions of `files` that are still as the agent saw them."""
+    def _fresh(self, files: list[str], known: seen_.Found | None = None) -> list[tuple[str, str]]:
+        """The remembered definitions of `files` that are still as the agent saw them (`known`: one
+        the caller has just found, not looked up again)."""
         fresh = []
         for file in files:
             for name, remembered in self.memory.names_in(file).items():
-                now = seen_.find_quietly(self.root, self.documents, file, name)
+                if known is not None and (known.file, known.name) == (file, name):
+                    now: seen_.Found | None = known
+                else:
+                    now = seen_.find_quietly(self.root, self.documents, file, name)
                 if now is not None and now.seen.version == remembered.version:
                     fresh.append((file, name))
         return fresh
 
-    def _refresh(self, fresh: list[tuple[str, str]], report: Report) -> None:
+    def _refresh(self, fresh: list[tuple[str, str]], report: Report) -> dict[tuple[str, str], seen_.Found]:
         """After the session's own write, what the agent saw is what it wrote: keep the fresh ones current."""
-        self._refresh_files(fresh, {change.path for change in report.changes})
+        return self._refresh_files(fresh, {change.path for change in report.changes})
 
-    def _refresh_files(self, fresh: list[tuple[str, str]], written: set[str]) -> None:
+    def _refresh_files(self, fresh: list[tuple[str, str]], written: set[str]) -> dict[tuple[str, str], seen_.Found]:
+        """The fresh definitions of the written files, found again in them (and so remembered)."""
+        refreshed = {}
         for file, name in fresh:
             if file not in written:
                 continue
@@ -361,16 +372,19 @@ class Workbench:
                 self.memory.forget(file, name)
             else:
                 self.memory.remember(file, name, now.seen)
+                refreshed[file, name] = now
+        return refreshed
 
-    def _remember_edited(self, found: seen_.Found, report: Report) -> None:
-        """The definition the agent just wrote, under its new name when the code renamed it."""
+    def _remember_edited(self, found: seen_.Found, report: Report, refreshed: dict[tuple[str, str], seen_.Found]) -> None:
+        """The definition the agent just wrote, under its new name when the code renamed it (`refreshed`:
+        those already found again after the write)."""
         name = found.name
         for outcome in report.outcomes:
             renamed = _RENAMED.search(outcome.message or "")
             if renamed:
                 self.memory.forget(found.file, found.name)
                 name = renamed.group(2)
-        now = seen_.find_quietly(self.root, self.documents, found.file, name)
+        now = refreshed.get((found.file, name)) or seen_.find_quietly(self.root, self.documents, found.file, name)
         if now is not None:
             self.memory.remember(now.file, now.name, now.seen)
 
