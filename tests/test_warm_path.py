@@ -8,6 +8,7 @@ drives the same code over stdio.
 from __future__ import annotations
 
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,48 @@ def test_the_cache_hands_back_a_document_only_for_the_same_source(tmp_path: Path
         (tmp_path / name).write_text("y = 2\n")
         cache.open(load(tmp_path, name), tmp_path)
     assert len(cache) == 2  # the least recently used (a.py) went first
+
+
+def test_the_unit_of_a_written_version_is_learnt_between_calls_exactly_as_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """warm_up (run by the server once an answer is out) learns each written version's indent unit
+    before the next call asks: the next edit learns nothing, and what was learnt is what the file
+    teaches (a 2-space file stays 2-space after a 4-space payload). It runs only when no call holds
+    the turn."""
+    (tmp_path / "cart.py").write_text(SOURCE.replace("    ", "  "))
+    bench = Workbench(tmp_path)
+    learnt: list[bytes] = []
+    real = document_module._file_unit
+
+    def learning(data, spec, tree):  # type: ignore[no-untyped-def]
+        learnt.append(data)
+        return real(data, spec, tree)
+
+    monkeypatch.setattr(document_module, "_file_unit", learning)
+    assert bench.replace_definition("cart.py", "Cart.total", "def total(self):\n    return 10\n").ok
+    written = (tmp_path / "cart.py").read_bytes()
+    assert written == SOURCE.replace("    ", "  ").replace("return 1\n", "return 10\n").encode()
+    held = threading.Event()
+    release = threading.Event()
+
+    def holding() -> None:
+        bench._turns.if_free(lambda: (held.set(), release.wait(10)))
+
+    holder = threading.Thread(target=holding)
+    holder.start()
+    held.wait(10)
+    bench.warm_up()  # a call holds the turn: nothing is learnt now
+    assert written not in learnt
+    release.set()
+    holder.join()
+    bench.warm_up()
+    assert learnt[-1] == written
+    warm = bench.documents.kept("cart.py")
+    assert warm is not None and warm.unit == document_module._file_unit(written, warm.spec, warm.tree)
+    count = len(learnt)
+    assert bench.replace_definition("cart.py", "Cart.count", "def count(self):\n    return 20\n").ok
+    assert len(learnt) == count  # the edit asked for the unit: it was there
+    assert (tmp_path / "cart.py").read_text() == SOURCE.replace("    ", "  ").replace("return 1\n", "return 10\n").replace(
+        "return 2\n", "return 20\n"
+    )

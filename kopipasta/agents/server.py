@@ -166,9 +166,9 @@ def _problem(error: Any) -> str:
     return f"{where}: {error['msg'][:1].lower()}{error['msg'][1:]} (got {error['input']!r})"[:300]
 
 
-def build_server(root: Path) -> MCPServer:
-    """The server with its tools, for one project root."""
-    bench = Workbench(root)
+def build_server(root: Path, bench: Workbench | None = None) -> MCPServer:
+    """The server with its tools, for one project root (over `bench`, the workbench of that root)."""
+    bench = bench if bench is not None else Workbench(root)
     languages = _languages()
     server = _Server(
         "kopipasta", instructions=INSTRUCTIONS.format(languages=languages), version=_version(), log_level="WARNING"
@@ -316,4 +316,5 @@ def serve(root: Path) -> None:
 
     from kopipasta.agents.wire import serve_stdio
 
-    anyio.run(serve_stdio, build_server(root))
+    bench = Workbench(root)
+    anyio.run(serve_stdio, build_server(root, bench), bench.warm_up)

@@ -77,6 +77,11 @@ class Turns:
             self._lock.release()
         return late(self.seconds)
 
+    def if_free(self, work: Callable[[], object]) -> None:
+        """Run `work` here and now if no call holds the turn; else not at all (it was optional)."""
+        if self._lock.acquire(blocking=False):
+            self._hold(work)
+
     def _hold(self, work: Callable[[], T], start: _Start | None = None) -> T:
         """Run `work` as the turn's holder (the lock is taken), and give the turn back after."""
         if start is not None and not start.begin():

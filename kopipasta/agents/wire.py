@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager, suppress
 from io import TextIOWrapper
 from typing import Any
@@ -266,12 +266,30 @@ def _claimed() -> Iterator[tuple[Any, Any]]:
         os.dup2(wire_out, 1)
 
 
-async def serve_stdio(server: Any) -> None:
-    """`server.run("stdio")`, with every request line answered."""
+class _Answered:
+    """stdout as the SDK writes it, with `after` run once each answer is out (on the loop, between calls)."""
+
+    def __init__(self, stdout: Any, after: Callable[[], None]) -> None:
+        self.stdout = stdout
+        self.after = after
+
+    async def write(self, text: str) -> None:
+        await self.stdout.write(text)
+
+    async def flush(self) -> None:
+        await self.stdout.flush()
+        self.after()
+
+
+async def serve_stdio(server: Any, after_answer: Callable[[], None] | None = None) -> None:
+    """`server.run("stdio")`, with every request line answered; `after_answer`, when given, runs after
+    each answer is written (work the next call would otherwise wait for, done while the agent reads)."""
     import anyio
     from mcp.server.stdio import stdio_server
 
     with _claimed() as (stdin, stdout):
+        if after_answer is not None:
+            stdout = _Answered(stdout, after_answer)
         lines = _Lines(stdin)
         lines.ready = anyio.Event()
         async with stdio_server(stdin=lines, stdout=stdout) as (read_stream, write_stream):  # type: ignore[arg-type]

@@ -296,6 +296,10 @@ class DocumentCache:
         self._keep(document)
         return document
 
+    def kept(self, path: str) -> Document | None:
+        """The Document kept for `path` (of the bytes last read or written), if any."""
+        return self._documents.get(path)
+
     def written(self, document: Document, data: bytes | None) -> None:
         """An apply wrote `data` for `document`'s file: keep the Document if it is of those bytes."""
         path = document.source.path
