@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kopipasta.agents.memory import version_of
 from kopipasta.agents.workbench import Workbench
 
@@ -106,3 +108,32 @@ def test_code_above_the_size_limit_is_refused(tmp_path: Path, monkeypatch) -> No
     refused = Workbench(tmp_path).replace_definition("shop.py", "price", big)
     assert not refused.ok and refused.text.startswith("The code is ")
     assert (tmp_path / "shop.py").read_text() == SHOP
+
+
+CART = "class Cart:\n    def total(self):\n        return 1\n\n    def count(self):\n        return 2\n"
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["settled-at-the-next-call", "settled-after-the-answer"])
+def test_what_the_agent_wrote_is_what_it_knows_whenever_the_memory_is_told(tmp_path: Path, warm: bool) -> None:
+    """The session learns the versions its own write left (the edited definition, under its new name
+    when the code renamed it, and the others it had read) from the bytes it wrote, after the answer
+    (the server's warm_up) or at the next call: a person's edit that lands in between is still a
+    change the agent never saw, and is refused, never overwritten."""
+    cart = tmp_path / "cart.py"
+    cart.write_text(CART)
+    bench = Workbench(tmp_path)
+    assert bench.read_definition("cart.py", "Cart.count").ok
+    renamed = bench.replace_definition("cart.py", "Cart.total", "def sum_total(self):\n    return 10\n")
+    assert renamed.ok, renamed.text
+    if warm:
+        bench.warm_up()
+    # The person edits both methods in the editor before the agent's next call.
+    cart.write_text(cart.read_text().replace("return 10", "return 11").replace("return 2", "return 3"))
+    for target in ("Cart.sum_total", "Cart.count"):
+        refused = bench.replace_definition("cart.py", target, "def x(self):\n    return 0\n".replace("x", target.split(".")[1]))
+        assert not refused.ok and "changed since you last read it" in refused.text, refused.text
+    assert "return 11" in cart.read_text() and "return 3" in cart.read_text()
+    # Read again, the agent's edits land.
+    assert bench.read_definition("cart.py", "Cart.sum_total").ok
+    assert bench.replace_definition("cart.py", "Cart.sum_total", "def sum_total(self):\n    return 12\n").ok
+    assert cart.read_text() == "class Cart:\n    def sum_total(self):\n        return 12\n\n    def count(self):\n        return 3\n"

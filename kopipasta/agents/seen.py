@@ -66,17 +66,26 @@ def code_document(root: Path, documents: DocumentCache, relative: str, tool: str
 
 def find(root: Path, documents: DocumentCache, relative: str, target: str, tool: str) -> Found:
     """The definition `target` names in `relative` now; refused as every edit tool refuses a target."""
+    return found_in(code_document(root, documents, relative, tool), relative, target)
+
+
+def found_in(document: Document, relative: str, target: str) -> Found:
+    """The definition `target` names in this version of the file (refused as `find` refuses)."""
     from kopipasta.code.find.resolve import parse_target, resolve_in
 
-    document = code_document(root, documents, relative, tool)
     definition = resolve_in(parse_target(target, relative), document, relative)
     start = span_start(document, definition)
     return Found(document.source.path, qualified(definition), definition, document, start, seen_of(document.data, start, definition))
 
 
-def find_quietly(root: Path, documents: DocumentCache, relative: str, target: str) -> Found | None:
-    """`find`, or None when the target cannot be resolved (the edit itself then refuses, with its hint)."""
+def find_quietly(
+    root: Path, documents: DocumentCache, relative: str, target: str, document: Document | None = None
+) -> Found | None:
+    """`find` (in `document`, that version of the file, when given), or None when the target cannot be
+    resolved (the edit itself then refuses, with its hint)."""
     try:
+        if document is not None:
+            return found_in(document, relative, target)
         return find(root, documents, relative, target, "edit")
     except (PatchError, OSError, ValueError):
         return None

@@ -53,6 +53,7 @@ class Workbench:
         self.memory = Memory()  # what this session last showed the agent of each definition (agents/memory.py)
         self._turns = Turns()
         self._written: set[str] = set()  # files the last calls wrote, whose new versions are not yet warm
+        self._unsettled: list[_Unsettled] = []  # what the last write taught the memory, not yet told it
 
     # The tools, one method each; every one returns a Result and never raises.
 
@@ -118,8 +119,7 @@ class Workbench:
 
                 record_apply(self.root, text, report, partial=partial, strict=strict)
             if report.written:
-                self._written.update(change.path for change in report.changes)
-                self._refresh(fresh, report)
+                self._after_write(fresh, report)
             return _report_result(report, dry_run=dry_run, root=self.root)
 
         return self._guarded(run)
@@ -168,13 +168,14 @@ class Workbench:
         no call holds the turn (the MCP server runs this after writing each answer)."""
 
         def warm() -> None:
+            self._settle()
             while self._written:
                 document = self.documents.kept(self._written.pop())
                 if document is not None:
                     with suppress(Exception):  # a warm-up: what fails is learnt, and fails, when asked for
                         document.unit  # noqa: B018 — computed once and kept by the Document
 
-        if self._written:
+        if self._written or self._unsettled:
             self._turns.if_free(warm)
 
     def _guarded(self, run: Callable[[], Result]) -> Result:
@@ -187,6 +188,7 @@ class Workbench:
         from kopipasta.disk.shown_path import os_error_text
 
         try:
+            self._settle()  # what the last write taught, if no warm-up came between the calls
             return run()
         except PatchError as error:
             return _refusal(error.message, error.hint)
@@ -257,11 +259,9 @@ class Workbench:
             if before_names is not None and report.changes and not report.failed:
                 inserted = self._inserted(relative, before_names, report, remember=report.written)
             if report.written:
-                self._written.update(change.path for change in report.changes)
-                refreshed = self._refresh(fresh, report)
-                if found is not None and key == "TARGET_NODE":
-                    self._remember_edited(found, report, refreshed)
-                elif found is not None and key == "DELETE_NODE":
+                edited = self._edited(found, report) if found is not None and key == "TARGET_NODE" else None
+                self._after_write(fresh, report, edited)
+                if found is not None and key == "DELETE_NODE":
                     self.memory.forget(found.file, found.name)
             result = _report_result(report, dry_run=dry_run, root=self.root, warnings=warnings)
             if inserted:
@@ -376,13 +376,8 @@ class Workbench:
                     fresh.append((file, name))
         return fresh
 
-    def _refresh(self, fresh: list[tuple[str, str]], report: Report) -> dict[tuple[str, str], seen_.Found]:
-        """After the session's own write, what the agent saw is what it wrote: keep the fresh ones current."""
-        return self._refresh_files(fresh, {change.path for change in report.changes})
-
-    def _refresh_files(self, fresh: list[tuple[str, str]], written: set[str]) -> dict[tuple[str, str], seen_.Found]:
-        """The fresh definitions of the written files, found again in them (and so remembered)."""
-        refreshed = {}
+    def _refresh_files(self, fresh: list[tuple[str, str]], written: set[str]) -> None:
+        """The fresh definitions of the written files, found again in them on disk (and so remembered)."""
         for file, name in fresh:
             if file not in written:
                 continue
@@ -391,21 +386,64 @@ class Workbench:
                 self.memory.forget(file, name)
             else:
                 self.memory.remember(file, name, now.seen)
-                refreshed[file, name] = now
-        return refreshed
 
-    def _remember_edited(self, found: seen_.Found, report: Report, refreshed: dict[tuple[str, str], seen_.Found]) -> None:
-        """The definition the agent just wrote, under its new name when the code renamed it (`refreshed`:
-        those already found again after the write)."""
+    def _edited(self, found: seen_.Found, report: Report) -> tuple[str, str, str]:
+        """The definition the agent just wrote: its file, the name it had, the name it has now (the code
+        may have renamed it)."""
         name = found.name
         for outcome in report.outcomes:
             renamed = _RENAMED.search(outcome.message or "")
             if renamed:
-                self.memory.forget(found.file, found.name)
                 name = renamed.group(2)
-        now = refreshed.get((found.file, name)) or seen_.find_quietly(self.root, self.documents, found.file, name)
-        if now is not None:
-            self.memory.remember(now.file, now.name, now.seen)
+        return found.file, found.name, name
+
+    def _after_write(
+        self, fresh: list[tuple[str, str]], report: Report, edited: tuple[str, str, str] | None = None
+    ) -> None:
+        """After the session's own write, what the agent saw is what it wrote: the fresh definitions are
+        found again in the written versions (and the edited one under its new name), and remembered.
+
+        Found in the Documents of the bytes written, not read from disk again, so the finding can wait
+        until the answer is out (warm_up, or the next call's start: `_settle`) and still mean exactly
+        the version this call wrote, whatever reached the disk since. A file whose written bytes are
+        not kept (a mixed file's line endings) is found on disk now, as it is.
+        """
+        written = {change.path for change in report.changes}
+        self._written.update(written)
+        if edited is not None:
+            written.add(edited[0])  # the edited file as the memory names it (a symlink's target)
+        for path in written:
+            item = _Unsettled(
+                path,
+                [name for file, name in fresh if file == path],
+                edited if edited is not None and edited[0] == path else None,
+                self.documents.kept(path),
+            )
+            if item.document is None:
+                self._tell(item)
+            else:
+                self._unsettled.append(item)
+
+    def _settle(self) -> None:
+        while self._unsettled:
+            self._tell(self._unsettled.pop(0))
+
+    def _tell(self, item: _Unsettled) -> None:
+        found: dict[str, seen_.Found] = {}
+        for name in item.fresh:
+            now = seen_.find_quietly(self.root, self.documents, item.path, name, item.document)
+            if now is None:
+                self.memory.forget(item.path, name)
+            else:
+                self.memory.remember(item.path, name, now.seen)
+                found[name] = now
+        if item.edited is not None:
+            _, old_name, name = item.edited
+            if name != old_name:
+                self.memory.forget(item.path, old_name)
+            now = found.get(name) or seen_.find_quietly(self.root, self.documents, item.path, name, item.document)
+            if now is not None:
+                self.memory.remember(now.file, now.name, now.seen)
 
     def _relative(self, file: str) -> str:
         """A path as the agent wrote it, relative to the root (an absolute path inside the root too)."""
@@ -511,6 +549,17 @@ _RENAMED = re.compile(r"renamed '([^']+)' to '([^']+)'")
 
 def _lf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+@dataclass
+class _Unsettled:
+    """A file the session wrote: the remembered names to find again in it, the edited definition
+    (file, old name, new name), and the Document of the bytes written (None: not kept)."""
+
+    path: str
+    fresh: list[str]
+    edited: tuple[str, str, str] | None
+    document: Any
 
 
 class _ExactReplace:

@@ -183,10 +183,11 @@ def replace_state_file(root: Path, name: str, payload: bytes) -> None:
             os.close(state_fd)
 
 
-def entry_names(journal_fd: int) -> list[str]:
-    """Entry folders, oldest first; anything else in the folder is ignored."""
+def entry_names(journal_fd: int, listed: Sequence[str] | None = None) -> list[str]:
+    """Entry folders, oldest first (of `listed`, the folder's names, when the caller has them);
+    anything else in the folder is ignored."""
     names = []
-    for name in os.listdir(journal_fd):
+    for name in os.listdir(journal_fd) if listed is None else listed:
         match = _ENTRY_NAME.match(name)
         if match:
             names.append((int(match.group(1)), name))
@@ -447,10 +448,11 @@ def recover(root_fd: int) -> list[str]:
     if journal_fd is None:
         return []
     try:
-        for name in os.listdir(journal_fd):
+        listed = os.listdir(journal_fd)
+        for name in listed:
             if name.startswith(_STAGING_PREFIX):
                 remove_flat_dir(journal_fd, name)
-        entries = entry_names(journal_fd)
+        entries = entry_names(journal_fd, listed)
         notes: list[str] = []
         for entry in entries:
             if _is_complete(root_fd, journal_fd, entry):
@@ -476,6 +478,11 @@ def recover(root_fd: int) -> list[str]:
 
 
 def _is_complete(root_fd: int, journal_fd: int, entry: str) -> bool:
+    with suppress(OSError):
+        # The mark, in one stat (every apply asks this of every entry). An entry that is a symlink
+        # is looked through here, and is refused by the open below when the mark is not there.
+        os.stat(f"{entry}/{_COMPLETE}", dir_fd=journal_fd, follow_symlinks=False)
+        return True
     try:
         fd = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=journal_fd)
     except OSError:
