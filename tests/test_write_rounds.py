@@ -16,6 +16,7 @@ from cli_process import kopipasta
 
 from kopipasta.disk import beneath, journal, syncs
 from kopipasta.model import FileChange
+from kopipasta.startup import workers
 
 
 def _written(folder: Path, name: str, data: bytes) -> syncs.Unsynced:
@@ -92,7 +93,7 @@ def test_entries_past_history_are_gone_when_the_command_has_exited(tmp_path: Pat
     assert len(list(folder.iterdir())) == journal.HISTORY
 
 
-def test_the_depth_is_right_before_the_freeing_thread_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_depth_is_right_before_the_freeing_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In one process (the MCP server's case): the entry past HISTORY leaves the list at once."""
     release = threading.Event()
     real = journal.remove_flat_dir
@@ -109,7 +110,25 @@ def test_the_depth_is_right_before_the_freeing_thread_ends(tmp_path: Path, monke
             journal.write_changes(project, [FileChange("a.py", f"{value}\n".encode(), f"{value + 1}\n".encode())])
     assert journal.depth(tmp_path) == journal.HISTORY  # while the dropped entry is still being removed
     release.set()
-    for thread in threading.enumerate():
-        if thread.name == "kopipasta-free":
-            thread.join(5)
+    workers.drain()  # what a command does before it leaves
     assert not [p for p in (tmp_path / ".kopipasta/journal").iterdir() if p.name.startswith(".dropped-")]
+
+
+def test_kept_threads_are_started_once_and_their_work_is_waited_for() -> None:
+    """The fsyncs' and the freeing's threads are kept between writes (startup/workers.py): a second
+    round of work starts no thread, and `drain` returns only once every job handed over has run."""
+    gate = threading.Event()
+    ran: list[int] = []
+    for number in range(3):
+        workers.submit(lambda n=number: (gate.wait(5), ran.append(n)))
+    started = {t.ident for t in threading.enumerate() if t.name == "kopipasta-worker"}
+    gate.set()
+    workers.drain()
+    assert sorted(ran) == [0, 1, 2]
+    done = [workers.submit(lambda n=number: ran.append(n)) for number in range(3, 6)]
+    assert all(event.wait(5) for event in done)
+    assert {t.ident for t in threading.enumerate() if t.name == "kopipasta-worker"} == started
+    assert sorted(ran) == [0, 1, 2, 3, 4, 5]
+    failing = workers.submit(lambda: 1 / 0)  # a job's failure is its own: the thread goes on
+    assert failing.wait(5)
+    assert workers.submit(lambda: ran.append(6)).wait(5) and ran[-1] == 6

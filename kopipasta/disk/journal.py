@@ -385,8 +385,8 @@ def _afterwards(journal_fd: int, past_history: Sequence[str], replaced: list[int
     files the renames replaced are freed by their last close, and the entries past
     HISTORY by removing their copies. Those entries are first renamed out of the list
     (`entry_names` never sees them: microseconds), so the journal's depth is right
-    when the command answers. The thread is not a daemon: a command's process finishes
-    it before it exits. It removes every `.dropped-` folder it finds, so one a kill
+    when the command answers. A command's process waits for it before it exits
+    (startup/workers.drain). It removes every `.dropped-` folder it finds, so one a kill
     left behind goes with the next.
     """
     dropping = False
@@ -398,13 +398,11 @@ def _afterwards(journal_fd: int, past_history: Sequence[str], replaced: list[int
             remove_flat_dir(journal_fd, old)
     if not dropping and not replaced:
         return
-    import threading
+    from kopipasta.startup import workers
 
     folder = os.dup(journal_fd) if dropping else None
-    try:
-        threading.Thread(target=_free, args=(folder, list(replaced)), name="kopipasta-free").start()
-    except RuntimeError:  # no thread to be had (a process at its limit): freed here, as before
-        _free(folder, replaced)
+    kept = list(replaced)
+    workers.submit(lambda: _free(folder, kept))  # with no thread to be had, freed here, as before
 
 
 def _free(journal_fd: int | None, replaced: list[int]) -> None:

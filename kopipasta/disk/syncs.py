@@ -7,20 +7,21 @@ none inside a step: the copy and the manifest, or the entry's folder and the
 temporaries, may reach the disk in any order as long as all of them have
 before the next step begins. Each fsync is mostly waiting for the device, and
 the kernel releases the interpreter while it waits, so the fsyncs of one step
-run on threads at once and the step costs about one device round trip, not one
+run on threads at once (kept threads: startup/workers.py) and the step costs about one device round trip, not one
 per file. The count of fsyncs, the syscalls' order and every promise of
 RELIABILITY.md are unchanged; only the waiting overlaps.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-import threading
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 
 from kopipasta.disk import faults
+from kopipasta.startup import workers
 
 # Enough to overlap a step's device waits; a 1,000-file apply does not start 1,000 threads.
 _THREADS = 8
@@ -48,12 +49,10 @@ def _fsync_all(fds: Sequence[int]) -> list[OSError | None]:
                 errors[index] = error
 
     step = min(_THREADS, len(fds))
-    threads = [threading.Thread(target=run, args=(first, step), daemon=True) for first in range(1, step)]
-    for thread in threads:
-        thread.start()
+    others = [workers.submit(functools.partial(run, first, step)) for first in range(1, step)]
     run(0, step)  # this thread takes its share instead of only waiting
-    for thread in threads:
-        thread.join()
+    for done in others:
+        done.wait()
     return errors
 
 

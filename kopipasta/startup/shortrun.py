@@ -13,8 +13,10 @@ A short run also leaves without tearing the interpreter down (`leave`): once
 the command has finished (files written and fsynced, the report printed), the
 exit status is all that is left to give, and freeing every module, class and
 parse tree one by one costs ~5-15 ms of a one-block apply and ~35 ms after a
-100k-line file. stdout and stderr are flushed first; kopipasta registers no
-atexit handler. The session keeps the ordinary exit.
+100k-line file. stdout and stderr are flushed first, and the work handed to
+kept threads (startup/workers.py) is waited for; the one atexit handler
+kopipasta registers (that same wait, for the ordinary exit) is not needed then.
+The session keeps the ordinary exit.
 
 For the same reason the engine hands its file versions to `keep_until_exit`:
 in a short run they are not freed when the apply returns either (a 20k-line
@@ -73,6 +75,9 @@ def leave(done: SystemExit) -> NoReturn:
 def _join_threads() -> None:
     """Wait for work left on threads (the journal freeing what a write made garbage), as the
     ordinary exit would: the report is already out when they do."""
+    workers = sys.modules.get("kopipasta.startup.workers")
+    if workers is not None:
+        workers.drain()  # the kept threads are daemons: their work is waited for here
     threading = sys.modules.get("threading")
     if threading is None:
         return
