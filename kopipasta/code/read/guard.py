@@ -91,6 +91,25 @@ def check_write(patch: Patch, before: Document, after: Document, reading: str = 
     if payload is not None:
         _check_nesting(patch, payload, old_defs, new_defs, after)
         _check_no_rename(patch, before, after, payload, old_defs, new_defs, names)
+    _check_overload_sets(patch, before, after)
+
+
+def _check_overload_sets(patch: Patch, before: Document, after: Document) -> None:
+    """No TypeScript overload signature left without its implementation that the file did not have
+    (code/read/overload_sets.py): one signature of a set renamed is the usual cause."""
+    from kopipasta.code.read.overload_sets import orphans
+
+    new = orphans(after)
+    if not new:
+        return
+    old = orphans(before)
+    for name in new:
+        if name not in old:
+            raise GuardError(
+                f"{_where(patch)}: {name} would be left an overload signature without its implementation "
+                "(TypeScript refuses that: TS2391) — one signature of an overload set renamed?",
+                "send each overload set whole under one name: its signatures, then its implementation",
+            )
 
 
 # --- where the bytes changed ------------------------------------------------------------
