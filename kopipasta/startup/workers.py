@@ -13,53 +13,55 @@ leaves, as it waited for the threads it started.
 from __future__ import annotations
 
 import atexit
-import queue
 import threading
+from collections import deque
 from collections.abc import Callable
 
 _MOST = 8  # enough to overlap one step's fsyncs; more work queues behind them
 
-_jobs: queue.SimpleQueue[tuple[Callable[[], object], threading.Event]] = queue.SimpleQueue()
 _guard = threading.Lock()
-_idle = threading.Condition(_guard)
+_job_ready = threading.Condition(_guard)  # a job was queued (a waiting thread takes it)
+_all_done = threading.Condition(_guard)  # a job finished (drain looks again)
+_jobs: deque[tuple[Callable[[], object], threading.Event]] = deque()
 _threads = 0
-_waiting = 0  # threads blocked on the queue
-_queued = 0  # jobs on the queue no thread has taken yet
+_waiting = 0  # threads waiting for a job
 _pending = 0  # jobs handed over and not yet finished
 
 
 def submit(work: Callable[[], object]) -> threading.Event:
     """Run `work` on one of the kept threads; the Event is set once it has run (raised or not).
 
-    A thread is started only when none is free (at most _MOST); with none to be had
-    (a process at its limit), the work runs here, now.
+    A thread is started only when none is waiting for work (at most _MOST); with none
+    to be had (a process at its limit), the work runs here, now.
     """
-    global _threads, _pending, _queued
+    global _threads, _pending
     done = threading.Event()
     with _guard:
         _pending += 1
-        start = _waiting <= _queued and _threads < _MOST  # no thread free for it: one more
+        start = _waiting <= len(_jobs) and _threads < _MOST  # every waiting thread has a job already
         if start:
             _threads += 1
-        _queued += 1
+        _jobs.append((work, done))
+        _job_ready.notify()
     if start:
         try:
             threading.Thread(target=_serve, name="kopipasta-worker", daemon=True).start()
         except RuntimeError:
             with _guard:
                 _threads -= 1
-                _queued -= 1
-            _run(work, done)
-            return done
-    _jobs.put((work, done))
+                taken = (work, done) in _jobs
+                if taken:
+                    _jobs.remove((work, done))
+            if taken:
+                _run(work, done)
     return done
 
 
 def drain() -> None:
     """Wait until every job handed over has run (a short run, before it leaves)."""
-    with _idle:
+    with _all_done:
         while _pending:
-            _idle.wait()
+            _all_done.wait()
 
 
 # A long run (the session, the server) ends through the ordinary exit: its work is finished first.
@@ -68,14 +70,14 @@ atexit.register(drain)
 
 
 def _serve() -> None:
-    global _waiting, _queued
+    global _waiting
     while True:
         with _guard:
-            _waiting += 1
-        work, done = _jobs.get()
-        with _guard:
-            _waiting -= 1
-            _queued -= 1
+            while not _jobs:
+                _waiting += 1
+                _job_ready.wait()
+                _waiting -= 1
+            work, done = _jobs.popleft()
         _run(work, done)
 
 
@@ -87,6 +89,6 @@ def _run(work: Callable[[], object], done: threading.Event) -> None:
         pass
     finally:
         done.set()
-        with _idle:
+        with _all_done:
             _pending -= 1
-            _idle.notify_all()
+            _all_done.notify_all()
