@@ -20,7 +20,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from kopipasta.agents.workbench import Result, Workbench
+from kopipasta.agents.results import Result
+from kopipasta.agents.workbench import Workbench
 
 INSTRUCTIONS = """\
 kopipasta edits this project's code by definition name, never by fuzzy text matching.

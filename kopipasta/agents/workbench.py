@@ -19,29 +19,30 @@ import json
 import re
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kopipasta.agents import seen as seen_
 from kopipasta.agents.memory import Memory, first_difference, version_of
+from kopipasta.agents.results import (
+    Result,
+    busy,
+    late,
+    refusal,
+    report_result,
+    rootless,
+    undo_line,
+    undone_line,
+)
 from kopipasta.agents.turns import Turns
 from kopipasta.code.find.document import DocumentCache
 from kopipasta.disk.delta import file_deltas
 from kopipasta.errors import PatchError, UnsupportedFile
-from kopipasta.model import FILE_KEY, Block, Outcome, Report, Status
+from kopipasta.model import FILE_KEY, Block, Report
 
 # The protocol's directive for each position of insert_definition.
 INSERT_KEYS = {"after": "INSERT_AFTER", "before": "INSERT_BEFORE", "append_to": "APPEND_TO"}
-
-
-@dataclass(frozen=True)
-class Result:
-    """A tool's answer: `ok` False is a refusal (the MCP result's isError), `text` what a model reads first."""
-
-    ok: bool
-    text: str
-    data: dict[str, Any] = field(default_factory=dict)
 
 
 class Workbench:
@@ -79,7 +80,7 @@ class Workbench:
     ) -> Result:
         key = INSERT_KEYS.get(position)
         if key is None:
-            return _refusal(
+            return refusal(
                 f"Unknown position {position!r} for insert_definition in {file}",
                 "use 'after' or 'before' (beside the anchor definition) or 'append_to' (last in the anchor class, or 'file')",
             )
@@ -101,7 +102,7 @@ class Workbench:
         self, text: str, dry_run: bool = False, strict: bool = False, partial: bool = False, allow_delete: bool = False
     ) -> Result:
         if strict and partial:
-            return _refusal(
+            return refusal(
                 "apply_reply: strict writes nothing if anything failed, partial writes what succeeded",
                 "choose one of strict and partial",
             )
@@ -120,7 +121,7 @@ class Workbench:
                 record_apply(self.root, text, report, partial=partial, strict=strict)
             if report.written:
                 self._after_write(fresh, report)
-            return _report_result(report, dry_run=dry_run, root=self.root)
+            return report_result(report, dry_run=dry_run, root=self.root)
 
         return self._guarded(run)
 
@@ -133,20 +134,20 @@ class Workbench:
             try:
                 done = undo_newest(self.root)
             except journal.ChangedSince as refused:
-                return _refusal(
+                return refusal(
                     str(refused),
                     "a file was edited after that apply: edit it again instead, or ask the user to run "
                     "`kopipasta undo --force`",
                 )
             except journal.JournalError as error:
-                return _refusal(str(error), "")
+                return refusal(str(error), "")
             from kopipasta.loop.applylog import record_undo
 
             record_undo(self.root)
             self._refresh_files(fresh, {c.path for c in done.changes})
             deltas = file_deltas(done.changes)
-            lines = [_undo_line(done.entry, done.restored, done.deleted, done.remaining)]
-            lines += [_undone_line(d) for d in deltas]
+            lines = [undo_line(done.entry, done.restored, done.deleted, done.remaining)]
+            lines += [undone_line(d) for d in deltas]
             data = {
                 "status": "undone", "entry": done.entry, "restored": list(done.restored), "deleted": list(done.deleted),
                 "remaining": done.remaining, "files": deltas,
@@ -160,7 +161,7 @@ class Workbench:
     async def answer(self, call: Callable[[], Result]) -> Result:
         """One of the tools above, called from an event loop (the MCP server): its turn is awaited, and
         taken on one of the loop's worker threads, so the tool runs there in place (agents/turns.py)."""
-        return await self._turns.run_async(call, late=_late, busy=_busy)
+        return await self._turns.run_async(call, late=late, busy=busy)
 
     def warm_up(self) -> None:
         """Learn the indent unit of each version the last calls wrote (the next edit of the file asks for
@@ -182,7 +183,7 @@ class Workbench:
         """One call at a time, each answered within a bound (agents/turns.py); any failure becomes a
         refusal, never an exception; no result names the machine's absolute path of the root
         (disk/shown_path.py), whatever formatted it."""
-        return self._turns.run(lambda: _without_root(self.root, self._answer(run)), late=_late, busy=_busy)
+        return self._turns.run(lambda: rootless(self.root, self._answer(run)), late=late, busy=busy)
 
     def _answer(self, run: Callable[[], Result]) -> Result:
         from kopipasta.disk.shown_path import os_error_text
@@ -191,15 +192,15 @@ class Workbench:
             self._settle()  # what the last write taught, if no warm-up came between the calls
             return run()
         except PatchError as error:
-            return _refusal(error.message, error.hint)
+            return refusal(error.message, error.hint)
         except OSError as error:  # the root removed or replaced while serving, a folder gone mid-walk
-            return _refusal(f"Cannot complete the call: {os_error_text(self.root, error)}", "check the path and its permissions")
+            return refusal(f"Cannot complete the call: {os_error_text(self.root, error)}", "check the path and its permissions")
         except Exception as error:  # noqa: BLE001 — a bug is still one line to the agent, never a traceback
             from kopipasta.disk import journal
 
             if isinstance(error, journal.JournalError):
-                return _refusal(str(error), "")
-            return _refusal(
+                return refusal(str(error), "")
+            return refusal(
                 f"Internal error ({type(error).__name__}: {error})",
                 "this is a bug in kopipasta; please report it with the call",
             )
@@ -222,7 +223,7 @@ class Workbench:
             sent = text if inside is None else inside[0] + inside[1]
             too_big = reply_problem(len(sent.encode("utf-8", "surrogatepass")))
             if too_big:
-                return _refusal(too_big.replace("The reply", "The code", 1), "")
+                return refusal(too_big.replace("The reply", "The code", 1), "")
             relative = self._relative(file)
             found = None
             if inside is not None:  # the definition must resolve: its text is what `old` is found in
@@ -263,7 +264,7 @@ class Workbench:
                 self._after_write(fresh, report, edited)
                 if found is not None and key == "DELETE_NODE":
                     self.memory.forget(found.file, found.name)
-            result = _report_result(report, dry_run=dry_run, root=self.root, warnings=warnings)
+            result = report_result(report, dry_run=dry_run, root=self.root, warnings=warnings)
             if inserted:
                 named = ", ".join(f"{d['kind']} {d['name']} (lines {d['line']}-{d['end_line']})" for d in inserted)
                 verb = "would insert" if dry_run else "inserted"
@@ -344,10 +345,10 @@ class Workbench:
             if expected == now_file:
                 return None
             if found is None:
-                return _refusal(f"{relative} changed since version {expected} (now {now_file})", hint)
+                return refusal(f"{relative} changed since version {expected} (now {now_file})", hint)
             remembered = self.memory.seen(found.file, found.name)
             what = f": {first_difference(remembered, found.seen)}" if remembered and remembered.version == expected else ""
-            return _refusal(
+            return refusal(
                 f"{found.file}: {found.definition.kind} {found.name} changed since version {expected}"
                 f" (now {found.seen.version}){what}",
                 hint,
@@ -355,7 +356,7 @@ class Workbench:
         if check_memory and found is not None:
             remembered = self.memory.seen(found.file, found.name)
             if remembered is not None and remembered.version != found.seen.version:
-                return _refusal(
+                return refusal(
                     f"{found.file}: {found.definition.kind} {found.name} changed since you last read it: "
                     f"{first_difference(remembered, found.seen)} (version {remembered.version}, now {found.seen.version})",
                     hint,
@@ -462,7 +463,7 @@ class Workbench:
         from kopipasta.syntax.languages import language_for_path
 
         if not paths:
-            return _refusal("list_definitions needs at least one path", "pass files, folders or globs, e.g. ['src/']")
+            return refusal("list_definitions needs at least one path", "pass files, folders or globs, e.g. ['src/']")
         files: list[dict[str, Any]] = []
         lines: list[str] = []
         inside: list[str] = []
@@ -578,117 +579,8 @@ class _ExactReplace:
 
     def refusal(self) -> Result:
         found = self.found
-        return _refusal(
+        return refusal(
             f"{found.file}: {found.definition.kind} {found.name}: the edit does not read as one exact replace "
             "inside the definition (its text would be re-read as a whole definition); nothing was written",
             "send the whole definition with replace_definition",
         )
-
-
-# A hint that names the command a person runs, as the tool an agent calls instead.
-_NODES_COMMAND = re.compile(r"`kopipasta nodes ([^`]+)`")
-
-
-def for_agent(hint: str) -> str:
-    return _NODES_COMMAND.sub(lambda m: f"list_definitions({json.dumps([m.group(1)])})", hint)
-
-
-def _late(seconds: float) -> Result:
-    return _refusal(
-        f"The call is still running after {seconds:g} s (a very large file or folder?); it goes on in the "
-        "background, and an edit may still be written when it ends",
-        "read the definition or list the file again in a moment to see what is there",
-    )
-
-
-def _busy(seconds: float) -> Result:
-    return _refusal(
-        f"The server is still busy with an earlier call that ran past {seconds:g} s; this call was not started",
-        "call it again in a moment",
-    )
-
-
-def _without_root(root: Path, result: Result) -> Result:
-    """`result` with the root's absolute path taken out of its text and every string of its data."""
-    from kopipasta.disk.shown_path import without_root
-
-    text, data = without_root(root, result.text), without_root(root, result.data)
-    return result if text is result.text and data is result.data else Result(result.ok, text, data)
-
-
-def _refusal(message: str, hint: str) -> Result:
-    hint = for_agent(hint)
-    text = f"{message} — {hint}" if hint else message
-    return Result(False, text, {"status": "failed", "error": message, "hint": hint})
-
-
-def _report_result(report: Report, *, dry_run: bool, root: Path, warnings: list[str] | None = None) -> Result:
-    """A Report as a tool result: a line per block (and per file written), the deltas as data, and the
-    warnings `kopipasta apply` prints (agents/notices.py), as lines and as data."""
-    from kopipasta.agents.notices import notices
-    from kopipasta.report import failure_line, run_without_asking, status_label
-
-    deltas = file_deltas(report.changes)
-    if report.reply_error:
-        return Result(
-            False, report.reply_error,
-            {"status": "failed", "error": report.reply_error, "blocks": [], "files": [], "warnings": []},
-        )
-    lines = []
-    for outcome in report.outcomes:
-        if outcome.status is Status.SKIPPED and outcome.file is None:
-            continue
-        label = status_label(outcome, dry_run=dry_run)
-        detail = for_agent(failure_line(outcome)) if outcome.status is Status.FAILED else outcome.message
-        counts = f" (+{outcome.lines_added} -{outcome.lines_removed})" if outcome.status is Status.APPLIED else ""
-        target = f" {outcome.target}" if outcome.target else ""
-        lines.append(f"{label}: {outcome.file}{target}{counts}" + (f": {detail}" if detail else ""))
-    lines += [_delta_line(d, dry_run=dry_run) for d in deltas]
-    if len(report.outcomes) == 1 and report.failed:  # a single edit refused: its one line is the whole answer
-        lines = [for_agent(failure_line(report.outcomes[0]))]
-    if dry_run and deltas:
-        lines += [d["diff"] for d in deltas]
-    failed = report.failed
-    status = "failed" if failed else "dry_run" if dry_run else "applied" if report.written else "unchanged"
-    warning_lines, warning_data = notices(report, root, dry_run=dry_run)
-    warning_lines = [*((warnings or []) if not failed else []), *warning_lines]
-    flagged = run_without_asking(report)
-    data = {
-        "status": status, "dry_run": dry_run, "written": report.written,
-        "blocks": [_block_json(o, flagged) for o in report.outcomes], "files": deltas, "notes": list(report.notes),
-        "warnings": warning_lines, **warning_data,
-    }
-    return Result(not failed, "\n".join([*report.notes, *lines, *warning_lines]), data)
-
-
-def _block_json(outcome: Outcome, flagged: dict[str, str]) -> dict[str, Any]:
-    from kopipasta.report import outcome_json
-
-    data = outcome_json(outcome, flagged)
-    data["hint"] = for_agent(outcome.hint)
-    return data
-
-
-def _undo_line(entry: str, restored: Any, deleted: Any, remaining: int) -> str:
-    parts = [f"put back {len(restored)} file(s) as they were before that apply"]
-    if deleted:
-        parts.append(f"deleted {len(deleted)} file(s) it had created")
-    left = f"{remaining} earlier apply(s) can still be undone" if remaining else "nothing earlier is left to undo"
-    return f"undone {entry}: {', '.join(parts)}; {left}"
-
-
-def _undone_line(delta: dict[str, Any]) -> str:
-    ranges = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in delta["changed_lines"])
-    after = (delta["sha256_after"] or "")[:12]
-    if delta["sha256_after"] is None:
-        return f"{delta['path']} deleted (the apply had created it)"
-    lines = "line" if "-" not in ranges and "," not in ranges else "lines"
-    where = f"{lines} {ranges} as before the apply" if ranges else "the lines the apply added are gone"
-    return f"{delta['path']} restored: {where}; sha256 now {after}"
-
-
-def _delta_line(delta: dict[str, Any], *, dry_run: bool = False) -> str:
-    ranges = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in delta["changed_lines"]) or "none"
-    verb = "would be" if dry_run else "is"
-    after = (delta["sha256_after"] or "")[:12]
-    return f"{delta['path']} {verb} {delta['change']}: changed lines {ranges}; sha256 after {after or '(no file)'}"
