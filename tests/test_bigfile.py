@@ -20,11 +20,8 @@ from hypothesis import strategies as st
 from test_definitions_named import SOURCES, _code, _label
 
 from kopipasta.code.find import document
-from kopipasta.code.find.definitions import (
-    definitions_ending_in,
-    definitions_named,
-    list_definitions,
-)
+from kopipasta.code.find.definitions import list_definitions
+from kopipasta.code.find.named import definitions_ending_in, definitions_named
 from kopipasta.code.layout.indent import UNIT_SAMPLE_LINES, detect_unit
 from kopipasta.code.layout.render import value_rows
 from kopipasta.code.read import staleness

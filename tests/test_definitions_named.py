@@ -21,13 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kopipasta.code.find import definitions
-from kopipasta.code.find.definitions import (
-    Definition,
-    definitions_ending_in,
-    definitions_named,
-    list_definitions,
-)
+from kopipasta.code.find import definitions, named
+from kopipasta.code.find.definitions import Definition, list_definitions
+from kopipasta.code.find.named import definitions_ending_in, definitions_named
 from kopipasta.code.read import embedded
 from kopipasta.syntax.languages import LanguageSpec, language_for_path, parse
 
@@ -117,9 +113,9 @@ OCCURRENCE_GROUPINGS = pytest.mark.parametrize(
 
 
 def group_occurrences(monkeypatch: pytest.MonkeyPatch, gap: int, most: int, per_stretch: int) -> None:
-    monkeypatch.setattr(definitions, "_MERGE_GAP", gap)
-    monkeypatch.setattr(definitions, "_MAX_STRETCHES", most)
-    monkeypatch.setattr(definitions, "_BYTES_PER_STRETCH", per_stretch)
+    monkeypatch.setattr(named, "_MERGE_GAP", gap)
+    monkeypatch.setattr(named, "_MAX_STRETCHES", most)
+    monkeypatch.setattr(named, "_BYTES_PER_STRETCH", per_stretch)
 
 
 @OCCURRENCE_GROUPINGS
@@ -149,7 +145,7 @@ def test_the_fast_path_answers_the_corpus_without_falling_back(monkeypatch: pyte
         tree = parse(spec, data)
         names = sorted({d.name for d in list_definitions(spec, tree)})
         with monkeypatch.context() as patched:
-            patched.setattr(definitions, "list_definitions", no_listing)
+            patched.setattr(named, "list_definitions", no_listing)
             for name in names:
                 assert definitions_named(spec, tree, name), name
 
@@ -198,12 +194,12 @@ def test_a_range_query_sees_every_match_of_a_node_reaching_into_it(path: Path) -
         pytest.skip("a component without a <script>")
     spec, data = code
     root = parse(spec, data).root_node
-    whole = definitions._captured_by_node(query_matches(spec, root))
+    whole = definitions.captured_by_node(query_matches(spec, root))
     choose = random.Random(path.name)
     for _ in range(25):
         start = choose.randrange(0, max(root.end_byte - 1, 1))
         end = min(root.end_byte, start + choose.choice((1, 1, 2, 16, 200, 3000)))
-        part = definitions._captured_by_node(query_matches(spec, root, (start, end)))
+        part = definitions.captured_by_node(query_matches(spec, root, (start, end)))
         reaching = {key for key in {*whole, *part} if key[0] < end and start < key[1]}
         assert {key: part.get(key) for key in reaching} == {key: whole.get(key) for key in reaching}, (start, end)
 

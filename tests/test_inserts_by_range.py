@@ -2,7 +2,7 @@
 
 INSERT_AFTER / INSERT_BEFORE learn their spacing from the target's nearest
 siblings: the definitions of its container. For a member, `Document.members`
-asks `definitions.members_of`, range queries over the nodes holding the
+asks `named.members_of`, range queries over the nodes holding the
 container's members, where the full listing was filtered before. Checked here
 against that plain computation:
 - the members of every container of every corpus file are the listing's;
@@ -32,8 +32,9 @@ from test_definitions_named import (
 
 from kopipasta.code.edit import insert
 from kopipasta.code.find import document as document_module
-from kopipasta.code.find.definitions import Definition, list_definitions, members_of, top_level_from
+from kopipasta.code.find.definitions import Definition, list_definitions
 from kopipasta.code.find.document import Document, in_memory
+from kopipasta.code.find.named import members_of, top_level_from
 from kopipasta.engine import apply_reply
 from kopipasta.errors import PatchError
 from kopipasta.model import Operation

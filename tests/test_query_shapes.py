@@ -21,12 +21,8 @@ from pathlib import Path
 import pytest
 from test_definitions_named import _code
 
-from kopipasta.code.find.definitions import (
-    definitions_ending_in,
-    definitions_named,
-    list_definitions,
-    overload_names,
-)
+from kopipasta.code.find.definitions import list_definitions, overload_names
+from kopipasta.code.find.named import definitions_ending_in, definitions_named
 from kopipasta.syntax import languages, query_shapes
 from kopipasta.syntax.languages import LanguageSpec, language_for_path, parse
 

@@ -1,7 +1,7 @@
 """Resolving a target by its name first gives what resolving against the full listing gives.
 
 `resolve_in` asks the Document only for the definitions its last name part can
-mean (`Document.ending_in`, built on `definitions.definitions_named`) and lists
+mean (`Document.ending_in`, built on `named.definitions_named`) and lists
 the whole file only when the answer needs it. Over every code file of the
 fixtures, and for every definition there — its name, its qualified name, the
 name relative to its container, with and without a kind, with an ordinal — and

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kopipasta.code.edit.replace import replace_node
-from kopipasta.code.find.definitions import MARKUP_KINDS, Definition, comment_block_start
+from kopipasta.code.find.comments import comment_block_start
+from kopipasta.code.find.definitions import MARKUP_KINDS, Definition
 from kopipasta.code.find.resolve import NEW_OVERLOAD_HINT, Target, resolve_with_payload
 from kopipasta.code.imports.import_merge import plan_imports
 from kopipasta.code.imports.imports import apply_edits

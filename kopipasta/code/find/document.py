@@ -17,12 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kopipasta.code.find.definitions import (
-    Definition,
-    comment_block_start,
+from kopipasta.code.find.comments import comment_block_start
+from kopipasta.code.find.definitions import Definition, list_definitions
+from kopipasta.code.find.named import (
     definitions_ending_in,
     definitions_named,
-    list_definitions,
     members_of,
     top_level_from,
 )
@@ -177,7 +176,7 @@ class Document:
         """The definitions whose qualified name ends in the part `part` (`B` of `namespace A.B` too).
 
         Every definition a target whose last part is `part` can resolve to, in file order
-        (definitions.definitions_ending_in: range queries about the part's occurrences).
+        (named.definitions_ending_in: range queries about the part's occurrences).
         """
         found = self._ending_in.get(part)
         if found is None:
@@ -192,7 +191,7 @@ class Document:
         """The definitions whose `container` is `container`, in file order, as the listing has them.
 
         A non-empty container's members come from a range query over the one node holding
-        them (definitions.members_of); the module's, or where that is not exact, from the listing.
+        them (named.members_of); the module's, or where that is not exact, from the listing.
         """
         found = self._members.get(container)
         if found is None:
@@ -206,7 +205,7 @@ class Document:
     def top_level_from(self, offset: int) -> list[Definition]:
         """The top-level definitions (container `()`) starting at or after `offset`, as the listing has them.
 
-        From one range query over the file's end (definitions.top_level_from), or the listing.
+        From one range query over the file's end (named.top_level_from), or the listing.
         """
         exact = None
         if self._definitions is None:

@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kopipasta.code.find.definitions import Definition, comment_block_start
+from kopipasta.code.find.comments import comment_block_start
+from kopipasta.code.find.definitions import Definition
 from kopipasta.code.read.fields import field_key
 from kopipasta.code.read.parsed import Parsed
 from kopipasta.syntax import opening_tag
