@@ -5,6 +5,7 @@ replies that hold no patch, absolute paths. Each checks the bytes on disk and th
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +138,50 @@ def test_what_the_agent_wrote_is_what_it_knows_whenever_the_memory_is_told(tmp_p
     assert bench.read_definition("cart.py", "Cart.sum_total").ok
     assert bench.replace_definition("cart.py", "Cart.sum_total", "def sum_total(self):\n    return 12\n").ok
     assert cart.read_text() == "class Cart:\n    def sum_total(self):\n        return 12\n\n    def count(self):\n        return 3\n"
+
+
+@pytest.mark.parametrize("tool", ["replace_definition", "edit_definition"])
+def test_a_write_landing_between_the_stale_check_and_the_lock_is_never_overwritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tool: str
+) -> None:
+    """The target is checked again under the project's lock, in the bytes the engine is about to
+    overwrite: a person's edit of the target that lands after the check and before the lock is refused
+    (the file keeps it); one elsewhere in the file leaves the target as read, and the edit lands beside it."""
+    from contextlib import contextmanager
+
+    from kopipasta.disk import journal
+
+    cart = tmp_path / "cart.py"
+    real = journal.writing
+    landing: list[tuple[str, str]] = []
+
+    @contextmanager
+    def racing(root: Path):  # type: ignore[no-untyped-def]
+        for old, new in landing:
+            cart.write_text(cart.read_text().replace(old, new))
+        landing.clear()
+        with real(root) as project:
+            yield project
+
+    monkeypatch.setattr(journal, "writing", racing)
+
+    def edit(bench: Workbench, code: str) -> Any:
+        if tool == "replace_definition":
+            return bench.replace_definition("cart.py", "Cart.total", code)
+        return bench.edit_definition("cart.py", "Cart.total", "return 1", code.rsplit("\n", 2)[-2].strip())
+
+    cart.write_text(CART)
+    bench = Workbench(tmp_path)
+    assert bench.read_definition("cart.py", "Cart.total").ok
+    landing.append(("return 1", "return 100"))  # the target itself, in the window
+    refused = edit(bench, "def total(self):\n    return 5\n")
+    assert not refused.ok and "changed while the edit was being made" in refused.text, refused.text
+    assert cart.read_text() == CART.replace("return 1", "return 100")
+
+    cart.write_text(CART)
+    bench = Workbench(tmp_path)
+    assert bench.read_definition("cart.py", "Cart.total").ok
+    landing.append(("return 2", "return 200"))  # another method, in the window
+    applied = edit(bench, "def total(self):\n    return 5\n")
+    assert applied.ok, applied.text
+    assert cart.read_text() == CART.replace("return 1", "return 5").replace("return 2", "return 200")

@@ -116,3 +116,8 @@ def replaced_inside(found: Found, old: str, new: str) -> str:
             "include more of the surrounding text in old and new so that it occurs once",
         )
     return text.replace(old, new, 1)
+
+
+def lf(text: str) -> str:
+    """`text` with "\n" line ends, as Documents hold text and as an agent's arguments are compared."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kopipasta.agents import seen as seen_
+from kopipasta.agents.last_look import ExactReplace, SameTarget
 from kopipasta.agents.memory import Memory, first_difference, version_of
 from kopipasta.agents.results import (
     Result,
@@ -228,7 +229,7 @@ class Workbench:
             found = None
             if inside is not None:  # the definition must resolve: its text is what `old` is found in
                 found = seen_.find(self.root, self.documents, relative, target, "edit_definition")
-                text = seen_.replaced_inside(found, _lf(inside[0]), _lf(inside[1]))
+                text = seen_.replaced_inside(found, seen_.lf(inside[0]), seen_.lf(inside[1]))
             elif key != "TARGET_PATH":
                 found = seen_.find_quietly(self.root, self.documents, relative, target)
             names_definition = key in ("TARGET_NODE", "DELETE_NODE")
@@ -243,19 +244,25 @@ class Workbench:
                 )
             fresh = [] if dry_run else self._fresh([found.file if found else relative], known=found)
             before_names = self._definitions(relative, None) if key in INSERT_KEYS.values() else None
-            payload = _lf(text)
+            payload = seen_.lf(text)
             payload = payload[:-1] if payload.endswith("\n") else payload  # as a fence's last line ends it
             block = Block(1, 1, "", ((FILE_KEY, relative), (key, target)), relative, payload)
             # The agent names definitions as they are now, not as a person's last prompt showed them.
             # edit_definition goes through the engine as a replacement of the whole definition, but is
             # written only when its result is exactly the one replace: any other reading is refused.
-            exact = _ExactReplace(found, text) if inside is not None and found is not None else None
+            # Either way the target is checked again under the project's lock, in the bytes the engine is
+            # about to overwrite: a write landing between the stale check above and the lock is refused.
+            guard: SameTarget | None = None
+            if inside is not None and found is not None:
+                guard = ExactReplace(found, text)
+            elif names_definition and found is not None:
+                guard = SameTarget(found)
             report = apply_blocks(
                 [block], self.root, dry_run=dry_run, documents=self.documents, since_prompt=False,
-                accept=exact.accepts if exact is not None else None,
+                accept=guard.accepts if guard is not None else None,
             )
-            if exact is not None and exact.declined:
-                return exact.refusal()
+            if guard is not None and guard.declined:
+                return guard.refusal()
             inserted = None
             if before_names is not None and report.changes and not report.failed:
                 inserted = self._inserted(relative, before_names, report, remember=report.written)
@@ -548,9 +555,6 @@ def _lines(line: int, end_line: int) -> str:
 _RENAMED = re.compile(r"renamed '([^']+)' to '([^']+)'")
 
 
-def _lf(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
 
 @dataclass
 class _Unsettled:
@@ -561,26 +565,3 @@ class _Unsettled:
     fresh: list[str]
     edited: tuple[str, str, str] | None
     document: Any
-
-
-class _ExactReplace:
-    """edit_definition's net: the engine's result must be exactly the file with the one replace."""
-
-    def __init__(self, found: seen_.Found, text: str) -> None:
-        self.found = found
-        data = found.document.data
-        self.expected = _lf((data[: found.start] + text.encode("utf-8") + data[found.definition.end :]).decode("utf-8", "replace"))
-        self.declined = False
-
-    def accepts(self, changes: tuple[Any, ...]) -> bool:
-        after = changes[0].after or b""
-        self.declined = len(changes) != 1 or _lf(after.decode("utf-8", "replace")).lstrip("\ufeff") != self.expected
-        return not self.declined
-
-    def refusal(self) -> Result:
-        found = self.found
-        return refusal(
-            f"{found.file}: {found.definition.kind} {found.name}: the edit does not read as one exact replace "
-            "inside the definition (its text would be re-read as a whole definition); nothing was written",
-            "send the whole definition with replace_definition",
-        )
