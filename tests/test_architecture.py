@@ -37,3 +37,18 @@ def test_the_top_level_holds_only_the_ties_and_the_rooms() -> None:
     for room in rooms:
         init = (package / room / "__init__.py").read_text(encoding="utf-8")
         assert init.startswith('"""'), f"kopipasta/{room}/__init__.py says what the room is in its docstring"
+
+
+def test_every_package_ships() -> None:
+    """`pip install .` installs exactly the packages pyproject.toml names: a room left out of that list
+    works from a clone and is missing from an installed copy."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    package = ROOT / "kopipasta"
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in package.rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    }
+    assert found - listed == set(), "add them to [tool.setuptools] packages"
