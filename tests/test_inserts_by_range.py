@@ -30,7 +30,7 @@ from test_definitions_named import (
     group_occurrences,
 )
 
-from kopipasta.code.edit import insert
+from kopipasta.code.edit import append, insert, spacing
 from kopipasta.code.find import document as document_module
 from kopipasta.code.find.definitions import Definition, list_definitions
 from kopipasta.code.find.document import Document, in_memory
@@ -101,13 +101,13 @@ def test_members_are_the_same_however_occurrences_are_grouped(
             assert found == [d for d in listing if d.container == container], (_label(path), container)
 
 
-def _plain_siblings(document: Document, target: Definition, span: insert._Span) -> tuple[object, object]:
+def _plain_siblings(document: Document, target: Definition, span: spacing.Span) -> tuple[object, object]:
     """insert._siblings as it was: over the whole listing."""
     before = after = None
     for other in document.definitions:
         if other == target or other.container != target.container:
             continue
-        other_span = insert._span(document, other.outer_start, other.end)
+        other_span = spacing.lines_of(document, other.outer_start, other.end)
         if other_span is None or other_span.indent != span.indent:
             continue
         if other_span.top >= span.bottom and (after is None or other_span.top < after.top):
@@ -125,7 +125,7 @@ def test_every_anchor_has_the_listings_siblings(path: Path) -> None:
     spec, data = code
     plain = in_memory(spec, data)
     for target in plain.definitions:
-        span = insert._span(plain, target.outer_start, target.end)
+        span = spacing.lines_of(plain, target.outer_start, target.end)
         if span is None:
             continue
         fresh = in_memory(spec, data)  # a new version: nothing listed yet
@@ -284,14 +284,14 @@ def test_top_level_from_is_the_listing_filtered(path: Path) -> None:
 
 
 def _plain_module_gap(document: Document, multiline: bool) -> int | None:
-    """_append_to_file's separator as it was: from every top-level definition of the listing."""
+    """append_to_file's separator as it was: from every top-level definition of the listing."""
     spans = [
         s
         for d in document.definitions
-        if not d.container and (s := insert._span(document, d.outer_start, d.end)) is not None and not s.indent
+        if not d.container and (s := spacing.lines_of(document, d.outer_start, d.end)) is not None and not s.indent
     ]
     pairs = list(reversed(list(zip(spans, spans[1:], strict=False))))
-    return insert._choose_gap(document.data, pairs, multiline)
+    return spacing.choose_gap(document.data, pairs, multiline)
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=_label)
@@ -303,8 +303,8 @@ def test_the_module_gap_is_the_listings(path: Path, monkeypatch: pytest.MonkeyPa
     plain = in_memory(spec, data)
     for multiline in (True, False):
         for step in (16, 1):  # the rounds as they are, and one child at a time (every partial answer)
-            monkeypatch.setattr(insert, "_MODULE_TAIL", step)
-            assert insert._module_gap(in_memory(spec, data), multiline) == _plain_module_gap(plain, multiline), (
+            monkeypatch.setattr(append, "_MODULE_TAIL", step)
+            assert append._module_gap(in_memory(spec, data), multiline) == _plain_module_gap(plain, multiline), (
                 _label(path), multiline, step
             )
 

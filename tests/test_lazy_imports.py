@@ -35,7 +35,7 @@ NOT_FOR_A_PYTHON_TARGET_NODE = (
     "tree_sitter_language_pack", "importlib.resources",
     # features the reply does not use: text patches, data paths, insertions, merges, file blocks,
     # Vue/Svelte, statement imports of other languages, "did you mean" for missing files
-    "kopipasta.text", "kopipasta.intake.textpatch_syntax", "kopipasta.intake.unfenced", "kopipasta.data.", "kopipasta.data.json", "kopipasta.code.edit.insert", "kopipasta.code.edit.mergeplan",
+    "kopipasta.text", "kopipasta.intake.textpatch_syntax", "kopipasta.intake.unfenced", "kopipasta.data.", "kopipasta.data.json", "kopipasta.code.edit.insert", "kopipasta.code.edit.append", "kopipasta.code.edit.spacing", "kopipasta.code.edit.mergeplan",
     "kopipasta.code.edit.line_merge", "kopipasta.code.read.line_anchored", "kopipasta.code.read.line_runs", "kopipasta.code.read.line_plan", "kopipasta.code.read.line_levels", "kopipasta.code.read.line_reading", "kopipasta.code.read.reading", "kopipasta.code.read.embedded", "kopipasta.code.imports.statement_imports",
     "kopipasta.code.find.samename",
     # the data formats' parsers: imported when a YAML/TOML file is set or checked (data/wellformed.py)
