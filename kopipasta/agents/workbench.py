@@ -165,9 +165,10 @@ class Workbench:
         return await self._turns.run_async(call, late=late, busy=busy)
 
     def warm_up(self) -> None:
-        """Learn the indent unit of each version the last calls wrote (the next edit of the file asks for
-        it first: 0.5 ms on a 300-line file) once their answers are out and before the next call, when
-        no call holds the turn (the MCP server runs this after writing each answer)."""
+        """What the next call would otherwise wait for, done once the answers are out and before the next
+        call, when no call holds the turn (the MCP server runs this after writing each answer): the
+        memory is told what the last write taught it (`_settle`), and the indent unit of each version the
+        last calls wrote is learnt (the next edit of the file asks for it first: 0.5 ms on 300 lines)."""
 
         def warm() -> None:
             self._settle()

@@ -7,8 +7,8 @@ none inside a step: the copy and the manifest, or the entry's folder and the
 temporaries, may reach the disk in any order as long as all of them have
 before the next step begins. Each fsync is mostly waiting for the device, and
 the kernel releases the interpreter while it waits, so the fsyncs of one step
-run on threads at once (kept threads: startup/workers.py) and the step costs about one device round trip, not one
-per file. The count of fsyncs, the syscalls' order and every promise of
+run on threads at once (kept ones: startup/workers.py) and the step costs about
+one device round trip, not one per file. The count of fsyncs, the syscalls' order and every promise of
 RELIABILITY.md are unchanged; only the waiting overlaps.
 """
 
