@@ -26,7 +26,7 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 NOT_FOR_A_PYTHON_TARGET_NODE = (
     # output and other commands; the MCP server's SDK (and its pydantic, anyio) only for `kopipasta mcp`
     "rich", "jinja2", "pyperclip", "libcst", "mcp", "pydantic", "anyio", "kopipasta.agents",
-    "kopipasta.loop.session", "kopipasta.loop.prompt", "kopipasta.code.read.inventory", "kopipasta.loop.selection",
+    "kopipasta.loop.session", "kopipasta.loop.prompt", "kopipasta.loop.prompt_examples", "kopipasta.loop.fences", "kopipasta.code.read.inventory", "kopipasta.loop.selection",
     "kopipasta.loop.clipboard", "kopipasta.loop.feedback", "kopipasta.loop.verify", "kopipasta.loop.applystats",
     # the file picker and the token count (issue 21): a session's, a prompt's
     "prompt_toolkit", "tiktoken", "kopipasta.loop.picker", "kopipasta.loop.picked", "kopipasta.loop.tokens",

@@ -26,7 +26,8 @@ from click.testing import CliRunner
 
 from kopipasta.cli import main
 from kopipasta.intake.reader import parse_reply
-from kopipasta.loop.prompt import fence_for, render_prompt
+from kopipasta.loop.fences import fence_for
+from kopipasta.loop.prompt import render_prompt
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 SAMPLE = SNAPSHOTS / "prompt_project"

@@ -16,7 +16,8 @@ import pytest
 
 from kopipasta.engine import apply_reply
 from kopipasta.intake.reader import parse_reply
-from kopipasta.loop.prompt import _generic_example, render_prompt
+from kopipasta.loop.prompt import render_prompt
+from kopipasta.loop.prompt_examples import generic_example
 from kopipasta.model import Status
 
 # The languages of README.md's "Languages" paragraph, with one sample file each.
@@ -81,7 +82,7 @@ def test_each_language_gets_an_example_that_applies(language: str, tmp_path: Pat
     assert "(An illustration" not in prompt  # built from the sample, not the stand-in
     assert examples[0].directive("FILE") == path
 
-    generic = _generic_example(language)
+    generic = generic_example(language)
     assert generic.file == path
     # The stand-in restates the sample's definition: a dry run resolves it and changes nothing.
     assert _dry_run(generic.block, tmp_path) == [Status.UNCHANGED], generic.block

@@ -71,7 +71,7 @@ def _current_code(root: Path, files: list[str]) -> list[str]:
     change is outside them; marked as shown in the prompt record, since the model now has it."""
     from kopipasta.code.read import staleness
     from kopipasta.disk.workspace import load
-    from kopipasta.loop.prompt import fence_for, info_string
+    from kopipasta.loop.fences import fence_for, info_string
 
     lines: list[str] = []
     for file in files:
