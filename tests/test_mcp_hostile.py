@@ -146,3 +146,38 @@ def test_a_call_past_the_time_bound_is_answered_and_the_next_is_not_made_to_wait
     assert seen["list_seconds"] < 10
     read = text_of(seen["read"])
     assert read.startswith("The server is still busy") or "return 1" in read, read
+
+
+def test_a_client_that_stops_reading_ends_the_server_in_one_line(tmp_path: Path) -> None:
+    """The client closes its end of the server's stdout and sends one more request: the answer has
+    nowhere to go. The server stops with one line on stderr (no traceback) and status 0, and does
+    not hang."""
+    import subprocess
+    import sys
+
+    (tmp_path / "cart.py").write_text(CART)
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kopipasta", "mcp", "--root", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        assert server.stdin is not None and server.stdout is not None and server.stderr is not None
+        server.stdin.write((json.dumps(initialize) + "\n").encode())
+        server.stdin.flush()
+        assert b'"id":1' in server.stdout.readline()
+        server.stdout.close()  # the client stops reading
+        for line in ({"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}):
+            server.stdin.write((json.dumps(line) + "\n").encode())
+        server.stdin.flush()
+        status = server.wait(timeout=60)
+        errors = server.stderr.read().decode()
+    finally:
+        server.kill()
+        server.wait(timeout=60)
+    assert status == 0, errors
+    assert "Traceback" not in errors
+    assert errors.strip().splitlines()[-1] == "kopipasta mcp: the client stopped reading the answers; stopped"

@@ -12,6 +12,8 @@ argument; never a protocol error or a traceback.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -312,10 +314,18 @@ def _version() -> str:
 
 
 def serve(root: Path) -> None:
-    """Serve the tools over stdin/stdout until the client closes them."""
+    """Serve the tools over stdin/stdout until the client closes them (or stops reading the answers)."""
     import anyio
 
-    from kopipasta.agents.wire import serve_stdio
+    from kopipasta.agents.wire import peer_gone, serve_stdio
 
     bench = Workbench(root)
-    anyio.run(serve_stdio, build_server(root, bench), bench.warm_up)
+    try:
+        anyio.run(serve_stdio, build_server(root, bench), bench.warm_up)
+    except BaseException as error:
+        if not peer_gone(error):
+            raise
+        # The client closed its end of stdout: nobody is left to answer. One line, no traceback.
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write("kopipasta mcp: the client stopped reading the answers; stopped\n")
+            sys.stderr.flush()

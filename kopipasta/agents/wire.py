@@ -266,6 +266,15 @@ def _claimed() -> Iterator[tuple[Any, Any]]:
         os.dup2(wire_out, 1)
 
 
+def peer_gone(error: BaseException) -> bool:
+    """Whether `error` (an exception group of the server's tasks, perhaps) says only that the client
+    closed its end of the wire: a broken pipe or a reset connection, nothing else."""
+    if isinstance(error, (BrokenPipeError, ConnectionResetError)):
+        return True
+    inner = getattr(error, "exceptions", None)
+    return isinstance(inner, tuple) and bool(inner) and all(peer_gone(each) for each in inner)
+
+
 class _Answered:
     """stdout as the SDK writes it, with `after` run once each answer is out (on the loop, between calls)."""
 
