@@ -25,7 +25,7 @@ from kopipasta.agents.turns import Turns  # noqa: E402
 
 
 def _read_lines(data: bytes, *, pieces: list[int]) -> list[str]:
-    """The lines `wire._Pipe` reads from a pipe fed `data` in pieces of the given sizes."""
+    """The lines `wire._LoopLines` reads from a pipe fed `data` in pieces of the given sizes."""
     read_end, write_end = os.pipe()
 
     def feed() -> None:
@@ -38,10 +38,9 @@ def _read_lines(data: bytes, *, pieces: list[int]) -> list[str]:
         os.close(write_end)
 
     async def main() -> list[str]:
-        return [line async for line in wire._Pipe(read_end)]
+        return [line async for line in wire._LoopLines(read_end)]
 
     feeder = threading.Thread(target=feed)
-    os.set_blocking(read_end, False)
     feeder.start()
     try:
         return anyio.run(main)
@@ -82,7 +81,7 @@ def test_a_pipe_written_on_the_loop_delivers_every_byte_when_the_reader_is_slow(
             time.sleep(0.0005)
 
     async def main() -> None:
-        pipe = wire._Pipe(write_end)
+        pipe = wire._LoopWriter(write_end)
         for text in texts:
             await pipe.write(text)
             await pipe.flush()
@@ -98,26 +97,27 @@ def test_a_pipe_written_on_the_loop_delivers_every_byte_when_the_reader_is_slow(
     assert received.decode() == "".join(texts)
 
 
-def test_the_wire_is_served_on_the_loop_only_for_pipes_and_left_as_it_was(tmp_path: Path) -> None:
+def test_the_wire_is_served_on_the_loop_only_for_pipes_and_terminals_and_left_as_it_was(tmp_path: Path) -> None:
     read_end, write_end = os.pipe()
     other_read, other_write = os.pipe()
     try:
         with wire._served(read_end, other_write) as (stdin, stdout):
-            assert isinstance(stdin, wire._Pipe) and isinstance(stdout, wire._Pipe)
-            assert not os.get_blocking(read_end) and not os.get_blocking(other_write)
-        assert os.get_blocking(read_end) and os.get_blocking(other_write)  # as the server found them
-        # A file (or a terminal) is served as the SDK serves it, its descriptor never made non-blocking.
+            assert isinstance(stdin, wire._LoopLines) and isinstance(stdout, wire._LoopWriter)
+            assert os.get_blocking(read_end)  # read after a wait for readability: never made non-blocking
+            assert not os.get_blocking(other_write)
+        assert os.get_blocking(other_write)  # as the server found it
+        # A file is served as the SDK serves it, its descriptor never made non-blocking.
         requests = tmp_path / "requests.jsonl"
         requests.write_text('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
         with open(requests, "rb") as handle, wire._served(handle.fileno(), other_write) as (stdin, stdout):
-            assert not isinstance(stdin, wire._Pipe) and not isinstance(stdout, wire._Pipe)
+            assert not isinstance(stdin, wire._LoopLines) and isinstance(stdout, wire._LoopWriter)
             assert os.get_blocking(handle.fileno())
         # stdout merged into stderr (one pipe): stderr's writes must never meet a non-blocking pipe.
         saved = os.dup(2)
         try:
             os.dup2(other_write, 2)
             with wire._served(read_end, other_write) as (stdin, stdout):
-                assert not isinstance(stdout, wire._Pipe)
+                assert not isinstance(stdout, wire._LoopWriter)
                 assert os.get_blocking(other_write)
         finally:
             os.dup2(saved, 2)
@@ -125,6 +125,29 @@ def test_the_wire_is_served_on_the_loop_only_for_pipes_and_left_as_it_was(tmp_pa
     finally:
         for fd in (read_end, write_end, other_read, other_write):
             os.close(fd)
+
+
+def test_a_terminal_is_read_on_the_loop_and_left_blocking() -> None:
+    """A person running `kopipasta mcp` in a terminal: lines typed are read on the loop (Ctrl-C
+    reaches it at once), and the terminal's mode is never touched; its output is the SDK's."""
+    import pty
+
+    controller, terminal = pty.openpty()
+    try:
+        with wire._served(terminal, terminal) as (stdin, stdout):
+            assert isinstance(stdin, wire._LoopLines) and not isinstance(stdout, wire._LoopWriter)
+            os.write(controller, b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+
+            async def first() -> str:
+                async for line in stdin:
+                    return line
+                return ""
+
+            assert anyio.run(first) == '{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+            assert os.get_blocking(terminal)
+    finally:
+        os.close(controller)
+        os.close(terminal)
 
 
 def _late(seconds: float) -> str:

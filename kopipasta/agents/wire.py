@@ -11,11 +11,11 @@ them: fd 0 reads the null device and fd 1 writes to stderr while serving, so a
 child process (a formatter) neither eats requests nor writes into the wire.
 
 When the wire is a pipe or a socket (as every agent starts a server), it is
-read and written on the event loop itself (`_Pipe`): the SDK's own streams
-hand every line read, every write and every flush to a worker thread, three
-thread hand-overs per call that an agent waits for (issue 26). A terminal or
-a file is served as the SDK serves it (its descriptor is never made
-non-blocking: a terminal's mode outlives the server, in the shell).
+read and written on the event loop itself (`_LoopLines`, `_LoopWriter`): the
+SDK's own streams hand every line read, every write and every flush to a worker
+thread, three thread hand-overs per call that an agent waits for (issue 26). A
+terminal is read on the loop too (so Ctrl-C stops the server at once), without
+ever being made non-blocking; a file is served as the SDK serves it.
 """
 
 from __future__ import annotations
@@ -132,14 +132,15 @@ class _Lines:
             yield line
 
 
-class _Pipe:
-    """A pipe end as the SDK uses its streams (lines in, text out), read and written on the event loop.
+class _LoopLines:
+    """Lines of a pipe, socket or terminal as the SDK iterates its stdin, read on the event loop.
 
-    The descriptor is non-blocking while served: a read that would wait, waits on
-    the loop for the descriptor to be readable; a write the pipe cannot take in
-    full waits for it to be writable. Lines decode as the SDK's text stream
-    decodes them (UTF-8, errors replaced): a newline never belongs to a
-    multi-byte sequence, so each line decodes as it would in the stream.
+    Each read waits on the loop until the descriptor is readable, then reads what
+    is there: the descriptor is never made non-blocking (a terminal's mode would
+    outlive the server, in the shell), and Ctrl-C on a terminal reaches the loop
+    at once instead of a worker thread stuck in a read. Lines decode as the SDK's
+    text stream decodes them (UTF-8, errors replaced): a newline never belongs to
+    a multi-byte sequence, so each line decodes as it would in the stream.
     """
 
     _CHUNK = 1 << 16
@@ -164,18 +165,24 @@ class _Pipe:
                 yield line.decode("utf-8", "replace")
                 continue
             searched = len(self._pending)
+            await anyio.wait_readable(self.fd)
             try:
                 chunk = os.read(self.fd, self._CHUNK)
-            except BlockingIOError:
-                await anyio.wait_readable(self.fd)
-                continue
-            except InterruptedError:
-                continue
+            except (BlockingIOError, InterruptedError):
+                continue  # readable, then taken by no one else: a spurious wake-up
             if not chunk:
                 if self._pending:
                     yield bytes(self._pending).decode("utf-8", "replace")
                 return
             self._pending += chunk
+
+
+class _LoopWriter:
+    """A pipe or socket as the SDK writes its stdout, written on the event loop (made non-blocking
+    while served): what the pipe cannot take at once waits on the loop for it to be writable."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
 
     async def write(self, text: str) -> None:
         import anyio
@@ -193,17 +200,19 @@ class _Pipe:
         """Every write went to the pipe whole: nothing is held here."""
 
 
-def _on_the_loop(fd: int) -> bool:
-    """Whether `fd` can be served on the event loop: a pipe or socket, with this anyio's waits."""
+def _kind(fd: int) -> str:
+    """"pipe" (a pipe or socket), "terminal", or "" (a file, or what this anyio cannot wait on)."""
     import anyio
 
     if not hasattr(anyio, "wait_readable") or not hasattr(anyio, "wait_writable"):
-        return False  # anyio before 4.7: the SDK's threaded streams
+        return ""  # anyio before 4.7: the SDK's threaded streams
     try:
         mode = os.fstat(fd).st_mode
     except OSError:
-        return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+        return ""
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return "pipe"
+    return "terminal" if stat.S_ISCHR(mode) and os.isatty(fd) else ""
 
 
 def _same_file(one: int, other: int) -> bool:
@@ -218,24 +227,26 @@ def _same_file(one: int, other: int) -> bool:
 
 @contextmanager
 def _served(wire_in: int, wire_out: int) -> Iterator[tuple[Any, Any]]:
-    """The wire's two descriptors as the SDK's streams: on the loop when both are pipes, else threaded."""
+    """The wire's two descriptors as the SDK's streams: read on the loop from a pipe or a terminal,
+    written on the loop to a pipe of its own; a file (or a terminal's output) as the SDK serves it."""
     import anyio
 
-    if _on_the_loop(wire_in) and _on_the_loop(wire_out) and not _same_file(wire_out, 2):
-        blocking = os.get_blocking(wire_in), os.get_blocking(wire_out)
-        os.set_blocking(wire_in, False)
+    if _kind(wire_in):
+        reader: Any = _LoopLines(wire_in)
+    else:
+        reader = anyio.wrap_file(TextIOWrapper(os.fdopen(wire_in, "rb", closefd=False), encoding="utf-8", errors="replace"))
+    if _kind(wire_out) == "pipe" and not _same_file(wire_out, 2):
+        blocking = os.get_blocking(wire_out)
         os.set_blocking(wire_out, False)
         try:
-            yield _Pipe(wire_in), _Pipe(wire_out)
+            yield reader, _LoopWriter(wire_out)
         finally:
             with suppress(OSError):
-                os.set_blocking(wire_in, blocking[0])
-                os.set_blocking(wire_out, blocking[1])
+                os.set_blocking(wire_out, blocking)
         return
-    stdin = TextIOWrapper(os.fdopen(wire_in, "rb", closefd=False), encoding="utf-8", errors="replace")
     stdout = TextIOWrapper(os.fdopen(wire_out, "wb", closefd=False), encoding="utf-8")
     try:
-        yield anyio.wrap_file(stdin), anyio.wrap_file(stdout)
+        yield reader, anyio.wrap_file(stdout)
     finally:
         with suppress(OSError, ValueError):
             stdout.flush()
