@@ -183,3 +183,36 @@ def test_a_turn_awaited_on_the_loop_is_answered_late_then_busy_then_given_back()
 
     assert anyio.run(main) == ["late 0.2", "busy 0.2", "third", "nested"]
     assert ran == ["slow"]
+
+
+def test_a_request_line_past_the_bound_is_answered_from_its_head_and_the_rest_dropped() -> None:
+    """A line longer than the wire takes (8 times the reply limit, at least 64 MiB; 1,000 bytes here)
+    is not held whole: its head is answered with an error carrying its id, the rest of it is read and
+    dropped up to its newline, and the next line is read as usual."""
+    huge = '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"apply_reply","arguments":{"text":"' + "x" * 300_000 + '"}}}\n'
+    ping = '{"jsonrpc":"2.0","id":10,"method":"ping"}\n'
+    read_end, write_end = os.pipe()
+
+    def feed() -> None:
+        for piece in (huge[:70_000], huge[70_000:], ping):
+            os.write(write_end, piece.encode())
+            time.sleep(0.001)
+        os.close(write_end)
+
+    async def main() -> list[str]:
+        return [line async for line in wire._LoopLines(read_end, longest=1000)]
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    try:
+        lines = anyio.run(main)
+    finally:
+        feeder.join()
+        os.close(read_end)
+    assert len(lines) == 2 and lines[1] == ping
+    head = lines[0]
+    assert isinstance(head, wire._TooLong) and huge.startswith(head)
+    answer = wire.refusal(head, ValueError("\n" + head.reason))
+    assert answer.id == 9 and answer.error.code == wire.INVALID_REQUEST
+    assert answer.error.message == "Invalid request: " + head.reason
+    assert head.reason.startswith("the request line is longer than 1000 bytes")

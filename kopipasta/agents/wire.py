@@ -117,6 +117,8 @@ class _Lines:
 
         async for line in self.stdin:
             try:
+                if isinstance(line, _TooLong):
+                    raise ValueError(f"\n{line.reason}")
                 types.jsonrpc_message_adapter.validate_json(line, by_name=False)
             except Exception as error:  # noqa: BLE001 — whatever the SDK refuses, the client hears of it
                 if not line.strip():
@@ -132,6 +134,20 @@ class _Lines:
             yield line
 
 
+class _TooLong(str):
+    """The head of a request line longer than the wire takes (its id is found in it), and why."""
+
+    reason = ""
+
+
+def _longest_line() -> int:
+    """The longest request line read: eight times the reply limit (a reply sent to apply_reply, every
+    character escaped in its JSON), never less than 64 MiB."""
+    from kopipasta.disk.limits import reply_limit
+
+    return max(8 * reply_limit(), 64 << 20)
+
+
 class _LoopLines:
     """Lines of a pipe, socket or terminal as the SDK iterates its stdin, read on the event loop.
 
@@ -145,8 +161,9 @@ class _LoopLines:
 
     _CHUNK = 1 << 16
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, longest: int | None = None) -> None:
         self.fd = fd
+        self.longest = longest if longest is not None else _longest_line()
         self._pending = bytearray()
 
     def __aiter__(self) -> AsyncIterator[str]:
@@ -156,14 +173,30 @@ class _LoopLines:
         import anyio
 
         searched = 0  # the pending bytes before this hold no newline: a long line is not searched again
+        skipping = False  # the rest of a line past `longest`, read and dropped up to its newline
         while True:
             newline = self._pending.find(b"\n", searched)
             if newline >= 0:
                 line = bytes(self._pending[: newline + 1])
                 del self._pending[: newline + 1]
                 searched = 0
+                if skipping:
+                    skipping = False
+                    continue
                 yield line.decode("utf-8", "replace")
                 continue
+            if skipping:
+                self._pending.clear()
+            elif len(self._pending) > self.longest:
+                # Answered now from its head (which holds its id), the rest dropped as it comes.
+                head = _TooLong(bytes(self._pending[:MAX_ID_SCAN]).decode("utf-8", "replace"))
+                size = f"{self.longest >> 20} MiB" if self.longest >= 1 << 20 else f"{self.longest} bytes"
+                head.reason = (
+                    f"the request line is longer than {size} (8 times KOPIPASTA_MAX_REPLY_MB); nothing of it was read"
+                )
+                self._pending.clear()
+                skipping = True
+                yield head
             searched = len(self._pending)
             await anyio.wait_readable(self.fd)
             try:
