@@ -42,7 +42,10 @@ def test_the_top_level_holds_only_the_ties_and_the_rooms() -> None:
 def test_every_package_ships() -> None:
     """`pip install .` installs exactly the packages pyproject.toml names: a room left out of that list
     works from a clone and is missing from an installed copy."""
-    import tomllib
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the backport the package depends on there
+        import tomli as tomllib
 
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
     package = ROOT / "kopipasta"
