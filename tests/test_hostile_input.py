@@ -198,3 +198,21 @@ def test_a_whole_yaml_file_of_aliases_past_the_budget_is_never_written_over_the_
     assert result.returncode == 1
     assert "expands its aliases too far to compare its values" in result.stdout
     assert (tmp_path / "compose.yaml").read_text() == compose
+
+
+@pytest.mark.parametrize("form", ["info string", "diff header"])
+def test_a_path_past_the_longest_is_refused_in_one_line_wherever_it_is_written(tmp_path: Path, form: str) -> None:
+    """A path is at most 1,024 bytes however the reply names it (a fence's info string and a diff's
+    header are not directive lines, which intake bounds at 1,000 characters): a tree two thousand
+    folders deep, written through folder descriptors, is one `rm -r` and git then fail to walk."""
+    path = "/".join(["d"] * 2000) + "/x.py"
+    if form == "info string":
+        reply = f"```python:{path}\nx = 1\n```\n"
+    else:
+        reply = f"```diff\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+x = 1\n```\n"
+    result = kopipasta("apply", "-", cwd=tmp_path, stdin=reply)
+    output = result.stdout + result.stderr
+    assert result.returncode in (1, 2), output
+    if result.returncode == 1:
+        assert "it is 4004 bytes long (at most 1024)" in output
+    assert project_names(tmp_path) == []

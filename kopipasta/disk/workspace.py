@@ -54,6 +54,11 @@ def _invisible(text: str) -> str | None:
     return None
 
 
+# The longest path a reply may name, in bytes: far past any real project's, and as long as a
+# directive line may be (intake reads none past 1,000 characters).
+LONGEST_PATH = 1024
+
+
 def normalise(relative: str) -> str:
     """The reply's path, checked and normalised, without looking at the disk."""
     raw = relative.strip().replace("\\", "/")
@@ -101,7 +106,16 @@ def normalise(relative: str) -> str:
         )
     if _forbidden(parts):
         raise ConfinementError(f"Refusing path {relative}: files under .git/ and .kopipasta/ are not patched")
-    return "/".join(parts)
+    joined = "/".join(parts)
+    size = len(joined.encode("utf-8", "surrogatepass"))
+    if size > LONGEST_PATH:
+        # Written through folder descriptors, such a path has no PATH_MAX to stop it, and a tree
+        # thousands of folders deep is one that `rm -r`, git and editors then fail to walk.
+        raise ConfinementError(
+            f"Refusing path {joined[:60]}…: it is {size} bytes long (at most {LONGEST_PATH})",
+            "write a shorter path",
+        )
+    return joined
 
 
 def _forbidden(parts: list[str] | tuple[str, ...]) -> bool:
