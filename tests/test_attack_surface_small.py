@@ -55,12 +55,27 @@ def test_undo_force_refuses_a_manifest_that_would_build_a_deep_tree(tmp_path: Pa
     root = _applied_once(tmp_path)
     manifest_path = _newest_manifest(root)
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    deep = "/".join(["d"] * 1500) + "/a.py"
+    deep = "/".join(["d"] * 300) + "/a.py"  # 604 bytes: a path a reply may name, 300 folders to make
     manifest["files"][0]["path"] = deep
     manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
     undone = kopipasta("undo", "--force", cwd=root)
     assert undone.returncode == 1
     assert undone.stderr.startswith(f"❌ Refusing to undo {manifest_path.parent.name}: it would create more than 64 folders")
+    assert undone.stderr.count("\n") == 1
+    assert not (root / "d").exists()
+    assert (root / "a.py").read_text(encoding="utf-8") == "x = 2\n"
+
+
+def test_undo_force_refuses_a_manifest_path_longer_than_any_reply_may_name(tmp_path: Path) -> None:
+    root = _applied_once(tmp_path)
+    manifest_path = _newest_manifest(root)
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest["files"][0]["path"] = "/".join(["d"] * 1500) + "/a.py"  # 3,004 bytes
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    undone = kopipasta("undo", "--force", cwd=root)
+    assert undone.returncode == 1
+    assert undone.stderr.startswith(f"❌ The journal entry {manifest_path.parent.name} is damaged: Refusing path d/d/d/")
+    assert "it is 3004 bytes long (at most 1024)" in undone.stderr
     assert undone.stderr.count("\n") == 1
     assert not (root / "d").exists()
     assert (root / "a.py").read_text(encoding="utf-8") == "x = 2\n"
