@@ -54,7 +54,6 @@ class Workbench:
         self.documents = DocumentCache()
         self.memory = Memory()  # what this session last showed the agent of each definition (agents/memory.py)
         self._turns = Turns()
-        self._written: set[str] = set()  # files the last calls wrote, whose new versions are not yet warm
         self._unsettled: list[_Unsettled] = []  # what the last write taught the memory, not yet told it
 
     # The tools, one method each; every one returns a Result and never raises.
@@ -171,14 +170,13 @@ class Workbench:
         last calls wrote is learnt (the next edit of the file asks for it first: 0.5 ms on 300 lines)."""
 
         def warm() -> None:
+            written = [item.document for item in self._unsettled]  # the versions the last calls wrote
             self._settle()
-            while self._written:
-                document = self.documents.kept(self._written.pop())
-                if document is not None:
-                    with suppress(Exception):  # a warm-up: what fails is learnt, and fails, when asked for
-                        document.unit  # noqa: B018 — computed once and kept by the Document
+            for document in written:
+                with suppress(Exception):  # a warm-up: what fails is learnt, and fails, when asked for
+                    document.unit  # noqa: B018 — computed once and kept by the Document
 
-        if self._written or self._unsettled:
+        if self._unsettled:
             self._turns.if_free(warm)
 
     def _guarded(self, run: Callable[[], Result]) -> Result:
@@ -387,14 +385,8 @@ class Workbench:
 
     def _refresh_files(self, fresh: list[tuple[str, str]], written: set[str]) -> None:
         """The fresh definitions of the written files, found again in them on disk (and so remembered)."""
-        for file, name in fresh:
-            if file not in written:
-                continue
-            now = seen_.find_quietly(self.root, self.documents, file, name)
-            if now is None:
-                self.memory.forget(file, name)
-            else:
-                self.memory.remember(file, name, now.seen)
+        for path in written:
+            self._tell(_Unsettled(path, [name for file, name in fresh if file == path], None, None))
 
     def _edited(self, found: seen_.Found, report: Report) -> tuple[str, str, str]:
         """The definition the agent just wrote: its file, the name it had, the name it has now (the code
@@ -418,7 +410,6 @@ class Workbench:
         not kept (a mixed file's line endings) is found on disk now, as it is.
         """
         written = {change.path for change in report.changes}
-        self._written.update(written)
         if edited is not None:
             written.add(edited[0])  # the edited file as the memory names it (a symlink's target)
         for path in written:
@@ -560,7 +551,7 @@ _RENAMED = re.compile(r"renamed '([^']+)' to '([^']+)'")
 @dataclass
 class _Unsettled:
     """A file the session wrote: the remembered names to find again in it, the edited definition
-    (file, old name, new name), and the Document of the bytes written (None: not kept)."""
+    (file, old name, new name), and the Document of the bytes written (None: not kept, found on disk)."""
 
     path: str
     fresh: list[str]
