@@ -212,7 +212,7 @@ def test_a_request_line_past_the_bound_is_answered_from_its_head_and_the_rest_dr
     assert len(lines) == 2 and lines[1] == ping
     head = lines[0]
     assert isinstance(head, wire._TooLong) and huge.startswith(head)
-    answer = wire.refusal(head, ValueError("\n" + head.reason))
+    answer = wire.answer(head, head.reason, wire.INVALID_REQUEST)  # as _Lines answers it
     assert answer.id == 9 and answer.error.code == wire.INVALID_REQUEST
     assert answer.error.message == "Invalid request: " + head.reason
     assert head.reason.startswith("the request line is longer than 1000 bytes")

@@ -87,12 +87,16 @@ def _value_after(line: str, index: int, end: int) -> int | str | None:
 
 def refusal(line: str, error: Exception) -> Any:
     """The JSON-RPC error answering a line the SDK could not read (None for a notification: no answer)."""
-    import mcp_types as types
-
     detail = str(error).splitlines()
     reason = next((d.strip() for d in detail[1:] if d.strip()), str(error))
     reason = reason.split(" [type=", 1)[0]
-    code = PARSE_ERROR if "Invalid JSON" in reason else INVALID_REQUEST
+    return answer(line, reason, PARSE_ERROR if "Invalid JSON" in reason else INVALID_REQUEST)
+
+
+def answer(line: str, reason: str, code: int) -> Any:
+    """The JSON-RPC error `code` for `line`, carrying its id (None for a notification: no answer)."""
+    import mcp_types as types
+
     ident = request_id(line)
     if ident is None and code == INVALID_REQUEST and '"method"' in line and '"id"' not in line:
         return None  # a notification the SDK cannot read: JSON-RPC answers notifications never
@@ -116,22 +120,24 @@ class _Lines:
         from mcp.shared.message import SessionMessage
 
         async for line in self.stdin:
-            try:
-                if isinstance(line, _TooLong):
-                    raise ValueError(f"\n{line.reason}")
-                types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-            except Exception as error:  # noqa: BLE001 — whatever the SDK refuses, the client hears of it
-                if not line.strip():
+            if isinstance(line, _TooLong):
+                error = answer(line, line.reason, INVALID_REQUEST)
+            else:
+                try:
+                    types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                except Exception as refused:  # noqa: BLE001 — whatever the SDK refuses, the client hears of it
+                    if not line.strip():
+                        continue
+                    error = refusal(line, refused)
+                else:
+                    yield line
                     continue
-                answer = refusal(line, error)
-                if answer is not None:
-                    await self.ready.wait()
-                    try:
-                        await self.write_stream.send(SessionMessage(answer))
-                    except Exception:  # noqa: BLE001 — the session is closing: nobody is left to answer
-                        return
-                continue
-            yield line
+            if error is not None:
+                await self.ready.wait()
+                try:
+                    await self.write_stream.send(SessionMessage(error))
+                except Exception:  # noqa: BLE001 — the session is closing: nobody is left to answer
+                    return
 
 
 class _TooLong(str):
